@@ -1,0 +1,361 @@
+"""Sotopia-ToM: privacy-aware information sharing among 3-5 workplace agents.
+
+## Description
+Each episode plays one scenario: a shared decision (the *scenario goal*) and 2-5 agents with
+roles, public and private facts, a sharing policy and an objective that hints at what they need
+to learn. Agents talk publicly or by direct message. A judge later scores Disclosure Alignment,
+Inquiry Alignment, Efficiency and Critical Privacy Violations from the transcript.
+
+## Agents
+Stable ids ``agent_0 … agent_{k-1}`` in scenario order; ``possible_agents`` covers the largest
+scenario of the set. ``infos[agent]["role"]`` and the observation text give the role name.
+
+## Observation Space
+``Dict(text=UnicodeText, action_mask=MultiBinary(3 + len(possible_agents)))``. ``text`` is
+prompt-ready: the shared scenario context, the agent's own brief, every message it can see
+(public ones, its own, and direct messages addressed to it, each with its global ``[Rr.u]`` id)
+and whose turn it is. ``action_mask[:3]`` allows none/speak/leave; ``action_mask[3 + i]``
+allows ``agent_i`` as a recipient. ``infos[agent]["new_messages"]`` holds the structured
+messages that became visible to it this step.
+
+## Action Space
+``Dict(action_type=Discrete(3), argument=Text, to=MultiBinary(n))``. ``step`` also accepts an
+:class:`~sotopia_tom_env.actions.AgentAction`, a dict with role names in ``to``, or the raw LLM
+reply string. Malformed actions become ``none`` and ``infos[agent]["action_error"]`` says why.
+Actions of agents whose turn it is not are ignored.
+
+## Rewards
+Zero per step unless a reward function is plugged in (``reward_fn``); the ``rewards`` package
+provides the episodic judge-based reward and optional dense shaping.
+
+## Episode End
+Terminated when fewer than two agents remain (``leave``) or after more than
+``max_stale_turns`` consecutive silent turns; truncated after ``max_turns`` steps. All agents end
+together.
+
+## Arguments
+| argument | default | meaning |
+|---|---|---|
+| ``scenarios`` | ``"tiny"`` | shipped set name, file/folder path, or a list of ``Scenario`` |
+| ``turn_order`` | ``"round-robin"`` | one speaker per step, or ``"simultaneous"`` |
+| ``max_turns`` | 60 | steps before truncation |
+| ``max_stale_turns`` | 4 | silent turns tolerated in a row |
+| ``max_message_chars`` | 2000 | longest accepted message |
+| ``render_mode`` | ``None`` | ``"ansi"`` or ``"human"`` |
+| ``reward_fn`` | ``None`` | a :class:`Rewarder` |
+
+## Version History
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar, Literal, Protocol
+
+import numpy as np
+from gymnasium.utils import seeding
+from pettingzoo import ParallelEnv
+from pettingzoo.utils.conversions import aec_wrapper_fn
+from pydantic import BaseModel, ConfigDict, Field
+
+import scenarios as scenario_sets
+from scenarios import Scenario
+from sotopia_tom_env.actions import ParsedAction, parse_action
+from sotopia_tom_env.brief import observation_header
+from sotopia_tom_env.render import render_text
+from sotopia_tom_env.routing import AgentID, Roster, agent_ids
+from sotopia_tom_env.spaces import (
+    ACTION_TYPES,
+    MAX_OBSERVATION_CHARS,
+    ActionSpace,
+    observation_space,
+)
+from sotopia_tom_env.transcript import Message, Transcript
+
+
+class EnvConfig(BaseModel):
+    """Settings of :class:`SotopiaToMEnv` (validated; unknown keys are an error)."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    scenarios: str | Path | list[Scenario] = Field(
+        default="tiny", description="Shipped set name, a scenario file/folder, or Scenario objects."
+    )
+    turn_order: Literal["round-robin", "simultaneous"] = "round-robin"
+    max_turns: int = Field(default=60, ge=1, description="Steps before truncation.")
+    max_stale_turns: int = Field(default=4, ge=0, description="Silent turns tolerated in a row.")
+    max_message_chars: int = Field(default=2000, ge=1, le=100_000)
+    render_mode: Literal["ansi", "human"] | None = None
+
+
+class Rewarder(Protocol):
+    """What the env calls to turn an episode into rewards (see the ``rewards`` package)."""
+
+    def reset(self, scenario: Scenario, transcript: Transcript) -> None:
+        """Start scoring a new episode whose transcript will grow in place."""
+
+    def step(
+        self, new_messages: list[Message], action_errors: dict[AgentID, str], done: bool
+    ) -> tuple[dict[AgentID, float], dict[AgentID, dict[str, Any]]]:
+        """Rewards for this step and extra info per agent (the breakdown when ``done``)."""
+
+
+class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
+    """The Sotopia-ToM environment (see the module docstring for the full description)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "sotopia_tom_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": True,
+    }
+
+    def __init__(self, reward_fn: Rewarder | None = None, **kwargs: Any) -> None:
+        self.config = EnvConfig(**kwargs)
+        self.scenarios = _as_scenarios(self.config.scenarios)
+        self.render_mode = self.config.render_mode
+        self.reward_fn = reward_fn
+        n_max = max(len(s.agents) for s in self.scenarios)
+        self.possible_agents = agent_ids(n_max)
+        self.agents: list[AgentID] = []
+        self._obs_spaces = {a: observation_space(n_max) for a in self.possible_agents}
+        self._act_spaces = {
+            a: ActionSpace(n_max, self.config.max_message_chars) for a in self.possible_agents
+        }
+        self.np_random, self.np_random_seed = seeding.np_random()
+        self.scenario: Scenario | None = None
+
+    def observation_space(self, agent: AgentID) -> Any:
+        """The (cached) observation space of ``agent``."""
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: AgentID) -> Any:
+        """The (cached) action space of ``agent``."""
+        return self._act_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Start an episode on a sampled scenario, or on ``options["scenario"]`` (id or object)."""
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        s = self.scenario = self._pick((options or {}).get("scenario"))
+        self.roster = Roster(s.roles)
+        self.agents = list(self.roster.ids)
+        self.transcript = Transcript(
+            scenario_id=s.id, sector=s.sector, scenario_goal=s.scenario_goal, roles=s.roles
+        )
+        self.turn_log: list[dict[str, Any]] = []
+        self._active = list(self.agents)
+        self._speaker = 0
+        self._stale = 0
+        self._rendered = 0
+        self._headers = {
+            a: observation_header(s, self.roster, i) for i, a in enumerate(self.agents)
+        }
+        self._seen = dict.fromkeys(self.agents, "")
+        self._masks = self._build_masks()
+        if self.reward_fn is not None:
+            self.reward_fn.reset(s, self.transcript)
+        return {a: self._observe(a, done=False) for a in self.agents}, self._infos([], {})
+
+    def step(self, actions: dict[AgentID, Any]):
+        """Apply the in-turn agents' actions; see the module docstring."""
+        if not self.agents:
+            raise RuntimeError("step() called without a running episode; call reset() first")
+        unknown = set(actions) - set(self.agents)
+        if unknown:
+            raise ValueError(
+                f"actions for agents not in this episode: {sorted(unknown)}; agents are {self.agents}"
+            )
+        acting = self.acting_agents()
+        parsed, errors = self._parse(actions, acting)
+        new = self.transcript.add_step(
+            (a, p.recipients, p.action_type, p.argument)
+            for a, p in parsed.items()
+            if p.action_type != "none"
+        )
+        self._record(parsed, errors)
+        terminated = len(self._active) < 2 or self._stale > self.config.max_stale_turns
+        truncated = not terminated and self.transcript.steps >= self.config.max_turns
+        done = terminated or truncated
+        rewards = dict.fromkeys(self.agents, 0.0)
+        extra: dict[AgentID, dict[str, Any]] = {}
+        if self.reward_fn is not None:
+            step_rewards, extra = self.reward_fn.step(new, errors, done)
+            rewards.update(step_rewards)
+        self._update_views(new)
+        obs = {a: self._observe(a, done) for a in self.agents}
+        infos = self._infos(new, errors, extra)
+        terms = dict.fromkeys(self.agents, terminated)
+        truncs = dict.fromkeys(self.agents, truncated)
+        if done:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terms, truncs, infos
+
+    def acting_agents(self) -> list[AgentID]:
+        """Who acts in the next step: the current speaker, or every active agent."""
+        if not self.agents:
+            return []
+        if self.config.turn_order == "simultaneous":
+            return list(self._active)
+        return [self.roster.ids[self._speaker]]
+
+    def render(self) -> str | None:
+        """``ansi``: the omniscient transcript as text; ``human``: print what is new."""
+        if self.render_mode is None or self.scenario is None:
+            return None
+        if self.render_mode == "ansi":
+            return render_text(self.transcript, self.transcript.messages)
+        print(
+            render_text(
+                self.transcript,
+                self.transcript.messages[self._rendered :],
+                header=self._rendered == 0,
+            ),
+            end="",
+        )
+        self._rendered = len(self.transcript.messages)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _pick(self, choice: Any) -> Scenario:
+        if isinstance(choice, Scenario):
+            scenario = choice
+        elif choice is not None:
+            matches = [s for s in self.scenarios if s.id == str(choice)]
+            if not matches:
+                ids = ", ".join(s.id for s in self.scenarios[:8])
+                raise ValueError(
+                    f"unknown scenario {choice!r}; this env has {len(self.scenarios)} (e.g. {ids})"
+                )
+            scenario = matches[0]
+        else:
+            scenario = self.scenarios[int(self.np_random.integers(len(self.scenarios)))]
+        if len(scenario.agents) > len(self.possible_agents):
+            raise ValueError(
+                f"scenario {scenario.id} has {len(scenario.agents)} agents; this env supports "
+                f"{len(self.possible_agents)} (construct it with that scenario in `scenarios`)"
+            )
+        return scenario
+
+    def _parse(self, actions: dict[AgentID, Any], acting: Sequence[AgentID]):
+        parsed: dict[AgentID, ParsedAction] = {}
+        errors: dict[AgentID, str] = {}
+        for a in acting:
+            parsed[a], err = parse_action(
+                actions.get(a), a, self.roster, self.config.max_message_chars
+            )
+            if err:
+                errors[a] = err
+        return parsed, errors
+
+    def _record(self, parsed: dict[AgentID, ParsedAction], errors: dict[AgentID, str]) -> None:
+        step = self.transcript.steps - 1
+        for a, p in parsed.items():
+            self.turn_log.append(
+                {"step": step, "agent": a, "action_type": p.action_type, "error": errors.get(a)}
+            )
+            self._stale = self._stale + 1 if p.action_type == "none" else 0
+            if p.action_type == "leave":
+                self._active.remove(a)
+        if self.config.turn_order == "round-robin" and self._active:
+            self._speaker = self._next_speaker()
+
+    def _next_speaker(self) -> int:
+        n = len(self.roster.ids)
+        for k in range(1, n + 1):
+            i = (self._speaker + k) % n
+            if self.roster.ids[i] in self._active:
+                return i
+        return self._speaker
+
+    def _update_views(self, new: list[Message]) -> None:
+        for m in new:
+            line = "\n" + m.line()
+            for a in self.agents:
+                if m.visible_to(a):
+                    self._seen[a] += line
+
+    def _observe(self, agent: AgentID, done: bool) -> dict[str, Any]:
+        acting = not done and agent in self.acting_agents()
+        seen = self._seen[agent] or "\n(nothing yet)"
+        text = f"{self._headers[agent]}{seen}\n\n## Now\n{self._status(agent, acting, done)}"
+        if len(text) > MAX_OBSERVATION_CHARS:  # keep the brief and the most recent messages
+            keep = MAX_OBSERVATION_CHARS - len(self._headers[agent]) - 200
+            text = f"{self._headers[agent]}\n(earlier messages omitted)\n{seen[-keep:]}\n\n## Now\n{self._status(agent, acting, done)}"
+        mask = self._masks[agent] if acting else self._masks[None]
+        return {"text": text, "action_mask": mask.copy()}
+
+    def _status(self, agent: AgentID, acting: bool, done: bool) -> str:
+        step = f"Step {self.transcript.steps + 1} of at most {self.config.max_turns}."
+        if done:
+            return "The conversation has ended."
+        if agent not in self._active:
+            return f"{step} You have left the conversation."
+        if acting:
+            return f"{step} It is your turn: speak, stay silent (none) or leave."
+        speaker = ", ".join(self.roster.role_of[a] for a in self.acting_agents())
+        return f"{step} It is {speaker}'s turn; you wait."
+
+    def _build_masks(self) -> dict[AgentID | None, np.ndarray]:
+        k, n_max = len(ACTION_TYPES), len(self.possible_agents)
+        waiting = np.zeros(k + n_max, dtype=np.int8)
+        waiting[0] = 1
+        masks: dict[AgentID | None, np.ndarray] = {None: waiting}
+        for i, a in enumerate(self.agents):
+            m = np.zeros(k + n_max, dtype=np.int8)
+            m[:k] = 1
+            m[k : k + len(self.agents)] = 1
+            m[k + i] = 0
+            masks[a] = m
+        return masks
+
+    def _infos(self, new: list[Message], errors: dict[AgentID, str], extra: dict | None = None):
+        dumped = [(m, m.model_dump()) for m in new]
+        turn = self.acting_agents() if self.agents else []
+        infos = {}
+        for a in self.agents:
+            info: dict[str, Any] = {
+                "role": self.roster.role_of[a],
+                "step": self.transcript.steps,
+                "round": self.transcript.rounds,
+                "acting": turn,
+                "new_messages": [d for m, d in dumped if m.visible_to(a)],
+            }
+            if a in errors:
+                info["action_error"] = errors[a]
+            if extra and a in extra:
+                info.update(extra[a])
+            infos[a] = info
+        return infos
+
+
+def _as_scenarios(source: str | Path | list[Scenario]) -> list[Scenario]:
+    loaded = list(source) if isinstance(source, list) else scenario_sets.load(source)
+    if not loaded:
+        raise ValueError(f"no scenarios in {source!r}")
+    return loaded
+
+
+def parallel_env(**kwargs: Any) -> SotopiaToMEnv:
+    """Create the parallel environment (the canonical entry point).
+
+    Example:
+        >>> import sotopia_tom_env
+        >>> env = sotopia_tom_env.parallel_env(scenarios="tiny")
+        >>> obs, infos = env.reset(seed=0)
+        >>> sorted(obs) == env.agents
+        True
+    """
+    return SotopiaToMEnv(**kwargs)
+
+
+raw_env = SotopiaToMEnv
+env = aec_wrapper_fn(parallel_env)
+"""The AEC form of :func:`parallel_env` (PettingZoo's standard conversion)."""

@@ -1,0 +1,24 @@
+"""Text rendering of a transcript for terminals (``render_mode="ansi"`` and ``"human"``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sotopia_tom_env.transcript import Message, Transcript
+
+_DIM, _PRIVATE, _LEAVE, _RESET = "\x1b[2m", "\x1b[35m", "\x1b[33m", "\x1b[0m"
+
+
+def render_text(transcript: Transcript, messages: Sequence[Message], header: bool = True) -> str:
+    """The messages as judge-format lines, direct messages and leaves coloured.
+
+    Args:
+        transcript: the episode's transcript (for the header).
+        messages: the messages to render (all of them, or only the new ones).
+        header: whether to start with the scenario header.
+    """
+    out = [f"{_DIM}{transcript.header()}{_RESET}"] if header else []
+    for m in messages:
+        color = _LEAVE if m.action_type == "leave" else _PRIVATE if m.recipients else ""
+        out.append(f"{color}{m.line()}{_RESET if color else ''}")
+    return "\n".join(out) + ("\n" if out else "")

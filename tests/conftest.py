@@ -1,0 +1,29 @@
+"""Shared fixtures: the shipped tiny set and the reference scenario files (skipped when absent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import scenarios
+
+REFERENCE_DIR = Path(__file__).resolve().parents[2] / "shared" / "reference-scenarios"
+
+
+def reference_file(name: str) -> Path:
+    """A file of the authors' MIT reference scenarios, or skip the test when it is absent."""
+    path = REFERENCE_DIR / name
+    if not path.exists():
+        pytest.skip(f"reference scenarios not available at {path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny() -> list[scenarios.Scenario]:
+    return scenarios.load("tiny")
+
+
+@pytest.fixture
+def tiny3(tiny) -> scenarios.Scenario:
+    return tiny[0]
