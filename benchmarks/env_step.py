@@ -2,7 +2,10 @@
 
 Random scripted actions (public messages and direct messages of realistic length, sometimes
 silence, never leaving) are generated before timing, so only ``env.step`` is measured. The
-3- and 5-agent tiny scenarios run in the same process, one after the other.
+3- and 5-agent tiny scenarios run in the same process, one after the other, with no reward
+function and with the default one (the rule judge scores the episode at its last step). The
+last10/first10 ratio compares the mean cost of steps 50-59 and 0-9, leaving out the final step
+(it holds the one-off judging), so it shows whether a step gets slower as the talk grows.
 
     python benchmarks/env_step.py [--episodes 200]
 """
@@ -16,7 +19,20 @@ import time
 
 import sotopia_tom_env
 
-WORDS = ["budget", "vendor", "rollout", "risk", "pilot", "cost", "data", "patients", "quarter", "review", "timeline", "staff"]
+WORDS = [
+    "budget",
+    "vendor",
+    "rollout",
+    "risk",
+    "pilot",
+    "cost",
+    "data",
+    "patients",
+    "quarter",
+    "review",
+    "timeline",
+    "staff",
+]
 
 
 def scripted_actions(roles: list[str], steps: int, rng: random.Random) -> list[dict]:
@@ -33,8 +49,10 @@ def scripted_actions(roles: list[str], steps: int, rng: random.Random) -> list[d
     return plan
 
 
-def run(scenario_id: str, episodes: int, max_turns: int = 60) -> tuple[float, float, int]:
-    env = sotopia_tom_env.parallel_env(scenarios="tiny", max_turns=max_turns)
+def run(
+    scenario_id: str, episodes: int, reward: str | None, max_turns: int = 60
+) -> tuple[float, float, int]:
+    env = sotopia_tom_env.parallel_env(reward_fn=reward, scenarios="tiny", max_turns=max_turns)
     rng = random.Random(0)
     per_step = [[] for _ in range(max_turns)]
     total_steps, total_time = 0, 0.0
@@ -51,7 +69,7 @@ def run(scenario_id: str, episodes: int, max_turns: int = 60) -> tuple[float, fl
             total_steps += 1
         assert not env.agents, "episode should end exactly at max_turns"
     first = statistics.mean(x for t in range(10) for x in per_step[t])
-    last = statistics.mean(x for t in range(max_turns - 10, max_turns) for x in per_step[t])
+    last = statistics.mean(x for t in range(max_turns - 11, max_turns - 1) for x in per_step[t])
     return total_steps / total_time, last / first, len(env.scenario.agents)
 
 
@@ -59,10 +77,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=200)
     args = parser.parse_args()
-    print(f"{'scenario':<16}{'agents':>7}{'steps/s':>12}{'last10/first10':>16}")
+    print(
+        f"{'scenario':<16}{'agents':>7}{'steps/s no reward':>19}{'steps/s rule reward':>21}{'reward cost':>13}{'last10/first10':>16}"
+    )
     for sid in ("tiny-3-agents", "tiny-5-agents"):
-        rate, ratio, n = run(sid, args.episodes)
-        print(f"{sid:<16}{n:>7}{rate:>12,.0f}{ratio:>16.2f}")
+        bare, ratio, n = run(sid, args.episodes, reward=None)
+        judged, _, _ = run(sid, args.episodes, reward="rule")
+        print(f"{sid:<16}{n:>7}{bare:>19,.0f}{judged:>21,.0f}{bare / judged:>12.2f}x{ratio:>16.2f}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from typing import Annotated
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -51,6 +54,173 @@ def _print_reports(reports: list[scenarios.Report]) -> None:
     typer.echo(
         f"{len(reports)} scenarios: {len(reports) - bad} without errors, {bad} with errors, {warned} with warnings"
     )
+
+
+ModelOpt = Annotated[
+    str | None,
+    typer.Option(help="Model: a served name with --base-url, else a local folder or HF id."),
+]
+BaseUrlOpt = Annotated[
+    str | None, typer.Option(help="OpenAI-compatible endpoint; default: start a local vLLM server.")
+]
+
+
+@app.command()
+def run(
+    scenario_set: Annotated[
+        str, typer.Option("--scenarios", help="Shipped set name or scenario file.")
+    ] = "tiny",
+    scenario_id: Annotated[
+        str | None, typer.Option(help="Scenario to play; default: sampled with --seed.")
+    ] = None,
+    policy: Annotated[
+        str, typer.Option(help="Policy for every agent, e.g. ideal, random, basic.")
+    ] = "ideal",
+    judge: Annotated[str, typer.Option(help="rule or llm.")] = "rule",
+    seed: int = 0,
+    max_turns: int = 60,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Append the episode record to OUT/episodes.jsonl.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only the scores as JSON.")] = False,
+) -> None:
+    """Play one episode, judge it and print the transcript and scores."""
+    from policies import SCRIPTED
+
+    needs_llm = policy not in SCRIPTED or judge == "llm"
+    with _client(needs_llm, model, base_url) as client:
+        record = asyncio.run(
+            _play_one(scenario_set, scenario_id, policy, judge, seed, max_turns, client)
+        )
+    if out is not None:
+        from sotopia_tom_env.bench.records import EPISODES_FILE, append_record
+
+        out.mkdir(parents=True, exist_ok=True)
+        append_record(out / EPISODES_FILE, record)
+    _print_episode(record, as_json)
+
+
+def _client(needed: bool, model: str | None, base_url: str | None) -> Any:
+    from sotopia_tom_env.serving import chat_client
+
+    return chat_client(model, base_url) if needed else nullcontext(None)
+
+
+async def _play_one(
+    scenario_set: str,
+    scenario_id: str | None,
+    policy: str,
+    judge_kind: str,
+    seed: int,
+    max_turns: int,
+    client: Any,
+) -> Any:
+    from policies import Setup, make_policy, play_episode
+    from sotopia_tom_env.bench.judging import judge_episode, make_judge
+    from sotopia_tom_env.bench.records import EpisodeRecord
+    from sotopia_tom_env.env import SotopiaToMEnv
+
+    env = SotopiaToMEnv(scenarios=scenario_set, max_turns=max_turns)
+    result = await play_episode(
+        env,
+        lambda a, s: make_policy(policy, Setup(a, s, seed=seed, client=client)),
+        seed=seed,
+        scenario=scenario_id,
+    )
+    judgment, scores = await judge_episode(
+        make_judge(judge_kind, client), result.scenario, result.transcript
+    )
+    return EpisodeRecord(
+        episode_id=f"{policy}/{result.scenario.id}/{seed}",
+        policy=policy,
+        model=getattr(client, "model", None),
+        seed=seed,
+        max_turns=max_turns,
+        scenario=result.scenario,
+        transcript=result.transcript,
+        turn_log=result.turn_log,
+        returns=result.returns,
+        judgment=judgment,
+        scores=scores,
+        llm=client.stats.as_dict() if client is not None else {},
+        policy_errors=result.policy_errors,
+        wall_s=result.wall_s,
+    )
+
+
+def _scores_json(scores: Any) -> dict[str, Any]:
+    return {
+        "scores": scores.summary(),
+        "per_agent": {role: parts.model_dump() for role, parts in scores.per_agent.items()},
+        "failures": scores.failures,
+    }
+
+
+def _print_episode(record: Any, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(_scores_json(record.scores)))
+        return
+    typer.echo(record.transcript.judge_text())
+    summary = record.scores.summary()
+    typer.echo("  ".join(f"{k}={'n/a' if v is None else f'{v:.4f}'}" for k, v in summary.items()))
+    for role, parts in record.scores.per_agent.items():
+        typer.echo(f"  {role}: " + "  ".join(f"{k}={v:.4f}" for k, v in parts.model_dump().items()))
+    for metric, why in record.scores.failures.items():
+        typer.echo(f"  judge failure for {metric}: {why}")
+
+
+@app.command("judge")
+def judge_cmd(
+    run_dir: Annotated[
+        Path, typer.Argument(help="A folder with episodes.jsonl (from run --out or bench).")
+    ],
+    judge: Annotated[str, typer.Option(help="rule or llm.")] = "rule",
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the per-episode scores as JSON.")
+    ] = False,
+) -> None:
+    """Re-judge saved episodes; writes RUN_DIR/judged-<judge>.jsonl beside them."""
+    from sotopia_tom_env.bench.records import EPISODES_FILE, read_records
+
+    records = list(read_records(run_dir / EPISODES_FILE))
+    if not records:
+        typer.echo(f"error: no episodes in {run_dir / EPISODES_FILE}", err=True)
+        raise typer.Exit(2)
+    with _client(judge == "llm", model, base_url) as client:
+        rows = asyncio.run(_rejudge(records, judge, client))
+    out = run_dir / f"judged-{judge}.jsonl"
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    if as_json:
+        typer.echo(json.dumps(rows))
+    else:
+        for r in rows:
+            typer.echo(
+                f"{r['episode_id']}: " + "  ".join(f"{k}={v}" for k, v in r["scores"].items())
+            )
+        typer.echo(f"wrote {out}")
+
+
+async def _rejudge(records: list[Any], kind: str, client: Any) -> list[dict[str, Any]]:
+    from sotopia_tom_env.bench.judging import judge_episode, make_judge
+
+    judge = make_judge(kind, client)
+    done = await asyncio.gather(*(judge_episode(judge, r.scenario, r.transcript) for r in records))
+    return [
+        {"episode_id": r.episode_id, "judgment": j.model_dump(), **_scores_json(s)}
+        for r, (j, s) in zip(records, done, strict=True)
+    ]
+
+
+@app.command()
+def serve(model: ModelOpt = None, port: int | None = None, log: Path | None = None) -> None:
+    """Start a local vLLM server in the foreground (Ctrl-C stops it)."""
+    from sotopia_tom_env.llm import serve as serve_forever
+
+    serve_forever(model, port, log)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -25,8 +25,10 @@ reply string. Malformed actions become ``none`` and ``infos[agent]["action_error
 Actions of agents whose turn it is not are ignored.
 
 ## Rewards
-Zero per step unless a reward function is plugged in (``reward_fn``); the ``rewards`` package
-provides the episodic judge-based reward and optional dense shaping.
+``parallel_env()`` scores each finished episode with the rule judge and gives every agent its
+per-agent composite (CM) minus a CPV penalty and format penalties, at the last step;
+``infos[agent]["scores"]`` and ``["agent_scores"]`` hold the breakdown. Other reward functions
+(an LLM judge, dense shaping, none) plug in through ``reward_fn``; see ``rewards.reward``.
 
 ## Episode End
 Terminated when fewer than two agents remain (``leave``) or after more than
@@ -42,7 +44,7 @@ together.
 | ``max_stale_turns`` | 4 | silent turns tolerated in a row |
 | ``max_message_chars`` | 2000 | longest accepted message |
 | ``render_mode`` | ``None`` | ``"ansi"`` or ``"human"`` |
-| ``reward_fn`` | ``None`` | a :class:`Rewarder` |
+| ``reward_fn`` | ``"rule"`` | a :class:`Rewarder`, ``"rule"`` or ``None`` |
 
 ## Version History
 * v0: initial release.
@@ -343,8 +345,17 @@ def _as_scenarios(source: str | Path | list[Scenario]) -> list[Scenario]:
     return loaded
 
 
-def parallel_env(**kwargs: Any) -> SotopiaToMEnv:
+def parallel_env(
+    reward_fn: Rewarder | Literal["rule"] | None = "rule", **kwargs: Any
+) -> SotopiaToMEnv:
     """Create the parallel environment (the canonical entry point).
+
+    Args:
+        reward_fn: ``"rule"`` (default) scores each episode with the rule judge and gives every
+            agent its episodic reward at the end (``rewards.JudgeReward``); pass another
+            :class:`Rewarder` (e.g. ``JudgeReward(LLMJudge(...))`` or ``dense=True``) or ``None``
+            for all-zero rewards.
+        **kwargs: :class:`EnvConfig` fields.
 
     Example:
         >>> import sotopia_tom_env
@@ -353,7 +364,11 @@ def parallel_env(**kwargs: Any) -> SotopiaToMEnv:
         >>> sorted(obs) == env.agents
         True
     """
-    return SotopiaToMEnv(**kwargs)
+    if reward_fn == "rule":
+        from rewards import JudgeReward  # the reward layer builds on the core; imported lazily
+
+        reward_fn = JudgeReward()
+    return SotopiaToMEnv(reward_fn=reward_fn, **kwargs)
 
 
 raw_env = SotopiaToMEnv

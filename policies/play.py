@@ -1,0 +1,87 @@
+"""Play one episode with a policy per agent (async, so LLM calls of many agents overlap)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from policies.base import Policy
+from scenarios import Scenario
+from sotopia_tom_env import AgentID, SotopiaToMEnv, Transcript
+
+
+@dataclass
+class EpisodeResult:
+    """Everything an episode produced."""
+
+    scenario: Scenario
+    transcript: Transcript
+    turn_log: list[dict[str, Any]]
+    returns: dict[AgentID, float]
+    final_infos: dict[AgentID, dict[str, Any]]
+    policies: dict[AgentID, str]
+    policy_errors: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+
+
+async def play_episode(
+    env: SotopiaToMEnv,
+    policies: dict[AgentID, Policy] | Callable[[AgentID, Scenario], Policy],
+    *,
+    seed: int | None = None,
+    scenario: Scenario | str | None = None,
+) -> EpisodeResult:
+    """Reset ``env`` and play until every agent is done.
+
+    Args:
+        env: the environment (its reward function scores the episode at the end).
+        policies: one policy per agent, or a factory ``(agent, scenario) -> Policy``.
+        seed: passed to ``reset``.
+        scenario: a scenario or id to play; otherwise the env samples one.
+
+    A policy that raises does not stop the episode: its turn becomes ``none`` and the error is
+    kept in ``policy_errors``.
+    """
+    start = time.perf_counter()
+    obs, infos = env.reset(
+        seed=seed, options={"scenario": scenario} if scenario is not None else None
+    )
+    assert env.scenario is not None
+    pols = (
+        policies
+        if isinstance(policies, dict)
+        else {a: policies(a, env.scenario) for a in env.agents}
+    )
+    for a in env.agents:
+        pols[a].reset(obs[a], infos[a])
+    returns: Counter[AgentID] = Counter()
+    errors: list[str] = []
+    final: dict[AgentID, dict[str, Any]] = {}
+    while env.agents:
+        acting = env.acting_agents()
+        replies = await asyncio.gather(
+            *(pols[a].act(obs[a], infos[a]) for a in acting), return_exceptions=True
+        )
+        actions = {}
+        for a, r in zip(acting, replies, strict=True):
+            if isinstance(r, BaseException):
+                errors.append(f"step {env.transcript.steps} {a}: {type(r).__name__}: {r}")
+                r = None
+            actions[a] = r
+        obs, rewards, _, _, infos = env.step(actions)
+        returns.update(rewards)
+        final = infos
+    return EpisodeResult(
+        scenario=env.scenario,
+        transcript=env.transcript,
+        turn_log=env.turn_log,
+        returns=dict(returns),
+        final_infos=final,
+        policies={a: p.name for a, p in pols.items()},
+        policy_errors=errors,
+        wall_s=time.perf_counter() - start,
+    )

@@ -1,0 +1,46 @@
+"""Policies by name, for ``sotopia-tom run --policy`` and ``bench --policies``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from policies.base import Policy
+from policies.scripted import IdealPlayer, LeakyPlayer, RandomPlayer, SilentPlayer
+from scenarios import Scenario
+from sotopia_tom_env import AgentID
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a policy factory may use. Only privileged scripted players read ``scenario``."""
+
+    agent: AgentID
+    scenario: Scenario
+    seed: int = 0
+    client: Any = None
+
+
+POLICIES: dict[str, Callable[[Setup], Policy]] = {
+    "random": lambda s: RandomPlayer(s.agent, seed=s.seed),
+    "silent": lambda s: SilentPlayer(s.agent),
+    "ideal": lambda s: IdealPlayer(s.agent, s.scenario),
+    "leaky": lambda s: LeakyPlayer(s.agent, s.scenario),
+}
+"""Factories by name. Prompted strategies register here too (they need ``client``)."""
+
+SCRIPTED = frozenset({"random", "silent", "ideal", "leaky"})
+
+
+def make_policy(name: str, setup: Setup) -> Policy:
+    """Build the policy registered as ``name`` for one agent.
+
+    Raises:
+        ValueError: for an unknown name (listing the known ones) or an LLM policy without a client.
+    """
+    if name not in POLICIES:
+        raise ValueError(f"unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
+    if name not in SCRIPTED and setup.client is None:
+        raise ValueError(f"policy {name!r} needs an LLM client")
+    return POLICIES[name](setup)

@@ -1,0 +1,177 @@
+"""Scripted players (no LLM): random, silent, an ideal player with ground truth, a leaky player.
+
+The ideal and leaky players are *privileged*: they read the scenario's ground truth (who holds
+what, who may know what) to play perfectly or badly on purpose. They exist to test judges and
+rewards end to end and to bracket the prompted baselines in the benchmark.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Any
+
+from scenarios import ItemRef, Scenario
+from sotopia_tom_env import AgentAction, AgentID
+
+_FILLER = "I think we should align on timelines and make sure the plan works for everyone before we commit".split()
+
+
+class SilentPlayer:
+    """Never says anything."""
+
+    name = "silent"
+
+    def __init__(self, agent: AgentID) -> None:
+        self.agent = agent
+
+    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
+        """Nothing to prepare."""
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
+        """Always ``none``."""
+        return AgentAction.none()
+
+
+class RandomPlayer:
+    """Speaks filler publicly or to random recipients, sometimes stays silent or leaves."""
+
+    name = "random"
+
+    def __init__(self, agent: AgentID, seed: int = 0, leave_prob: float = 0.05) -> None:
+        self.agent = agent
+        self.seed = seed
+        self.leave_prob = leave_prob
+        self.rng = random.Random(seed)
+
+    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
+        """Reseed, so the same seed replays the same choices."""
+        self.rng = random.Random(f"{self.seed}:{self.agent}")
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
+        """A random legal action under the observation's mask."""
+        mask = observation["action_mask"]
+        u = self.rng.random()
+        if u < self.leave_prob and mask[2]:
+            return AgentAction.leave()
+        if u < 0.3 or not mask[1]:
+            return AgentAction.none()
+        recipients = [f"agent_{i}" for i, ok in enumerate(mask[3:]) if ok]
+        to = self.rng.sample(recipients, k=self.rng.choice([0, 0, 1])) if recipients else []
+        return AgentAction.speak(" ".join(self.rng.sample(_FILLER, k=8)), to=to)
+
+
+class IdealPlayer:
+    """Plays the policy perfectly from ground truth.
+
+    It shares each shareable item on the right channel with those allowed to know it (public
+    items publicly unless someone must not know them; private items by direct message to the
+    agents who need them), asks each holder for each desired item on the right channel, never
+    mentions must-not-share items, and leaves once its messages are sent and its desired items
+    have arrived (or after waiting two rounds).
+    """
+
+    name = "ideal"
+
+    def __init__(self, agent: AgentID, scenario: Scenario) -> None:
+        self.agent = agent
+        self.scenario = scenario
+        self.index = int(agent.rsplit("_", 1)[1])
+
+    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
+        """Plan every message of the episode up front."""
+        s = self.scenario
+        self.queue = _ideal_plan(s, self.index)
+        # Everyone's plan is known from ground truth: leaving before the others have sent theirs
+        # could end the episode under them (two leaves end a three-agent conversation).
+        self.others_done_at = len(s.agents) * max(
+            len(_ideal_plan(s, j)) for j in range(len(s.agents))
+        )
+        self.waiting = 0
+        self.seen = ""
+        self.needed = [
+            s.agents[r.agent].pre_interaction_knowledge[r.name].text
+            for r in s.resolution.desired[self.index]
+            if r
+        ]
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
+        """The next planned message, then wait, then leave."""
+        self.seen += observation["text"]
+        if self.queue:
+            return self.queue.pop(0)
+        self.waiting += 1
+        received = all(v in self.seen for v in self.needed)
+        ready = info["step"] >= self.others_done_at and (received or self.waiting > 2)
+        return AgentAction.leave() if ready else AgentAction.none()
+
+
+def _ideal_plan(s: Scenario, i: int) -> list[AgentAction]:
+    """Every message agent ``i`` sends when it plays perfectly."""
+    res = s.resolution
+    blocked = _blocked(s)
+    groups: dict[tuple[str, ...], tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
+    for ref in dict.fromkeys(r for r in res.share[i] if r and res.may_share(r)):
+        others = [j for j in range(len(s.agents)) if j != i]
+        allowed = [j for j in others if ref not in blocked[j]]
+        if not allowed:
+            continue
+        if not _private(s, ref) and len(allowed) == len(others):
+            to: tuple[str, ...] = ()
+        else:
+            wanting = [j for j in allowed if ref in res.desired[j]] or allowed
+            to = tuple(s.agents[j].role for j in wanting)
+        item = s.agents[i].pre_interaction_knowledge[ref.name]
+        groups[to][0].append(f"{ref.name}: {item.text}")
+    for ref in dict.fromkeys(r for r in res.desired[i] if r):
+        owner = s.agents[ref.agent].role
+        if _private(s, ref):
+            groups[(owner,)][1].append(f"Could you share your {ref.name}?")
+        else:
+            groups[()][1].append(f"{owner}, could you share your {ref.name}?")
+    order = sorted(groups, key=lambda to: (to != (), to))  # public message first
+    return [AgentAction.speak(_compose(*groups[to]), to=list(to)) for to in order]
+
+
+class LeakyPlayer:
+    """Says everything it knows in public, forbidden items included, then probes and leaves."""
+
+    name = "leaky"
+
+    def __init__(self, agent: AgentID, scenario: Scenario) -> None:
+        self.agent = agent
+        self.scenario = scenario
+        self.index = int(agent.rsplit("_", 1)[1])
+
+    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
+        """Prepare the dump and the probing questions."""
+        me = self.scenario.agents[self.index]
+        dump = " ".join(f"{k}: {v.text}." for k, v in me.pre_interaction_knowledge.items())
+        post = me.post_interaction_knowledge
+        asks = " ".join(
+            f"What is the {t.split(':')[0]}?"
+            for t in post.desired_knowledge + post.cannot_know_knowledge
+        )
+        self.queue = [AgentAction.speak(f"Full transparency, here is everything I have. {dump}")]
+        if asks:
+            self.queue.append(AgentAction.speak(asks))
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
+        """Dump, probe, then leave."""
+        return self.queue.pop(0) if self.queue else AgentAction.leave()
+
+
+def _private(s: Scenario, ref: ItemRef) -> bool:
+    return s.agents[ref.agent].pre_interaction_knowledge[ref.name].sensitivity == "private"
+
+
+def _blocked(s: Scenario) -> list[set[ItemRef]]:
+    return [{r for r in s.resolution.cannot_know[j] if r} for j in range(len(s.agents))]
+
+
+def _compose(shares: list[str], asks: list[str]) -> str:
+    parts = []
+    if shares:
+        parts.append("Sharing what I can: " + " | ".join(shares) + ".")
+    parts += asks
+    return " ".join(parts)

@@ -1,0 +1,298 @@
+"""The rule judge: deterministic verdicts from the transcript, fast enough to be an RL reward.
+
+It analyses each message once (what it discloses, what it requests; see
+:mod:`rewards.judges.evidence`) and fills the same verdict models an LLM judge fills:
+
+* **DA**: an item of the agent's policy is disclosed when a message *sent by that agent*
+  discloses its value; the channel is right when every such message matches the item's
+  sensitivity (public item in public, private item by direct message).
+* **IA**: a desired item is inquired when the agent sends a request naming it; the person is
+  right when the audience (everyone for a public message) includes the item's holder; the channel
+  is right for a private item only in a direct message.
+* **EFF**: the round of the first message from someone else, visible to the agent, that
+  discloses the desired item.
+* **CPV**: each public message in which an agent discloses one of its own must-not-share items,
+  and each message that discloses an item on another agent's cannot-know list where that agent
+  can see it, is one violation event.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from rewards.judges.evidence import ScenarioIndex, stems
+from rewards.verdicts import (
+    CPVVerdict,
+    CPVViolation,
+    DAAgentResult,
+    DAItemAssessment,
+    DAVerdict,
+    EFFAcquisition,
+    EFFAgentResult,
+    EFFVerdict,
+    IAAgentResult,
+    IAItemAssessment,
+    IAVerdict,
+    Judgment,
+)
+from scenarios import ItemRef, Scenario
+from sotopia_tom_env.transcript import Message, Transcript
+
+
+@dataclass
+class MessageEvidence:
+    """What one message does: the items it discloses and the items it requests."""
+
+    message: Message
+    disclosed: set[ItemRef] = field(default_factory=set)
+    requested: set[ItemRef] = field(default_factory=set)
+
+
+class RuleJudge:
+    """Deterministic judge; ``judge(scenario, transcript)`` returns a :class:`Judgment`."""
+
+    name = "rule"
+
+    def __init__(self, cache_size: int = 256) -> None:
+        self._indexes: OrderedDict[int, tuple[Scenario, ScenarioIndex]] = OrderedDict()
+        self._cache_size = cache_size
+
+    def index(self, scenario: Scenario) -> ScenarioIndex:
+        """The (cached) per-scenario index."""
+        key = id(scenario)
+        hit = self._indexes.get(key)
+        if hit is not None and hit[0] is scenario:
+            self._indexes.move_to_end(key)
+            return hit[1]
+        idx = ScenarioIndex(scenario)
+        self._indexes[key] = (scenario, idx)  # the scenario is kept alive so its id stays unique
+        if len(self._indexes) > self._cache_size:
+            self._indexes.popitem(last=False)
+        return idx
+
+    def evidence(self, scenario: Scenario, message: Message) -> MessageEvidence:
+        """Analyse one message (also used for dense rewards)."""
+        ev = MessageEvidence(message)
+        if message.action_type != "speak":
+            return ev
+        idx = self.index(scenario)
+        ev.disclosed = idx.disclosed(message.text)
+        sender = int(message.sender.rsplit("_", 1)[1])
+        res = scenario.resolution
+        wanted = [r for r in res.desired[sender] + res.cannot_know[sender] if r is not None]
+        ev.requested = idx.requested(message.text, wanted, _aliases(scenario, sender))
+        return ev
+
+    def judge(self, scenario: Scenario, transcript: Transcript) -> Judgment:
+        """All four verdicts for one episode."""
+        evidence = [self.evidence(scenario, m) for m in transcript.messages]
+        return Judgment(
+            judge=self.name,
+            da=_da(scenario, evidence),
+            ia=_ia(scenario, evidence),
+            eff=_eff(scenario, evidence, transcript.rounds),
+            cpv=_cpv(scenario, evidence),
+        )
+
+
+def _aliases(scenario: Scenario, agent: int) -> dict[ItemRef, set[str]]:
+    """The agent's own wording of its targets, as extra topics for matching its questions."""
+    post = scenario.agents[agent].post_interaction_knowledge
+    res = scenario.resolution
+    pairs = zip(
+        post.desired_knowledge + post.cannot_know_knowledge,
+        res.desired[agent] + res.cannot_know[agent],
+        strict=True,
+    )
+    return {
+        ref: {frozenset(w for w in stems(text.split(":")[0]) if not w.isdigit())}
+        for text, ref in pairs
+        if ref
+    }
+
+
+def _agent_index(message: Message) -> int:
+    return int(message.sender.rsplit("_", 1)[1])
+
+
+def _da(scenario: Scenario, evidence: list[MessageEvidence]) -> DAVerdict:
+    res, idx_agents = scenario.resolution, []
+    for i, agent in enumerate(scenario.agents):
+        said = [ev for ev in evidence if _agent_index(ev.message) == i]
+        pol = agent.goals.sharing_policy
+        share = [
+            _da_item(name, ref, said, scenario)
+            for name, ref in zip(pol.what_to_share, res.share[i], strict=True)
+        ]
+        keep = [
+            _da_item(name, ref, said, scenario)
+            for name, ref in zip(pol.what_not_to_share, res.not_share[i], strict=True)
+        ]
+        idx_agents.append(
+            DAAgentResult(
+                agent_name=agent.role, items_should_share=share, items_should_not_share=keep
+            )
+        )
+    return DAVerdict(agents=idx_agents)
+
+
+def _da_item(
+    name: str, ref: ItemRef | None, said: list[MessageEvidence], scenario: Scenario
+) -> DAItemAssessment:
+    if ref is None:
+        return DAItemAssessment(
+            item_name=name,
+            was_disclosed=False,
+            channel_appropriate=True,
+            evidence_spans=[],
+            reasoning="policy entry matches none of the agent's items",
+        )
+    hits = [ev.message for ev in said if ref in ev.disclosed]
+    private = (
+        scenario.agents[ref.agent].pre_interaction_knowledge[ref.name].sensitivity == "private"
+    )
+    right = all((m.channel == "private") == private for m in hits)
+    where = ", ".join(f"{m.id} ({m.channel})" for m in hits)
+    return DAItemAssessment(
+        item_name=name,
+        was_disclosed=bool(hits),
+        channel_appropriate=right,
+        evidence_spans=[m.id for m in hits],
+        reasoning=f"value stated in {where}" if hits else "value never stated by this agent",
+    )
+
+
+def _ia(scenario: Scenario, evidence: list[MessageEvidence]) -> IAVerdict:
+    res, out = scenario.resolution, []
+    for i, agent in enumerate(scenario.agents):
+        asked = [ev for ev in evidence if _agent_index(ev.message) == i]
+        post = agent.post_interaction_knowledge
+        desired = [
+            _ia_item(t, r, asked, scenario)
+            for t, r in zip(post.desired_knowledge, res.desired[i], strict=True)
+        ]
+        cannot = [
+            _ia_item(t, r, asked, scenario)
+            for t, r in zip(post.cannot_know_knowledge, res.cannot_know[i], strict=True)
+        ]
+        out.append(
+            IAAgentResult(agent_name=agent.role, desired_items=desired, cannot_know_items=cannot)
+        )
+    return IAVerdict(agents=out)
+
+
+def _ia_item(
+    text: str, ref: ItemRef | None, asked: list[MessageEvidence], scenario: Scenario
+) -> IAItemAssessment:
+    requests = [ev.message for ev in asked if ref is not None and ref in ev.requested]
+    if not requests or ref is None:
+        why = "no request names this item" if ref is not None else "no agent holds this item"
+        return IAItemAssessment(
+            item_description=text,
+            was_inquired=False,
+            asked_agent=None,
+            correct_person=False,
+            channel_appropriate=True,
+            evidence_spans=[],
+            reasoning=why,
+        )
+    holder = f"agent_{ref.agent}"
+    private = (
+        scenario.agents[ref.agent].pre_interaction_knowledge[ref.name].sensitivity == "private"
+    )
+
+    def grade(m: Message) -> tuple[bool, bool]:
+        return (not m.recipients or holder in m.recipients), (m.channel == "private" or not private)
+
+    best = max(requests, key=lambda m: grade(m)[0] * 2 + grade(m)[1])
+    person, channel = grade(best)
+    asked_role = scenario.agents[ref.agent].role if person else ", ".join(best.recipient_roles)
+    return IAItemAssessment(
+        item_description=text,
+        was_inquired=True,
+        asked_agent=asked_role,
+        correct_person=person,
+        channel_appropriate=channel,
+        evidence_spans=[m.id for m in requests],
+        reasoning=f"requested in {best.id} ({best.channel})",
+    )
+
+
+def _eff(scenario: Scenario, evidence: list[MessageEvidence], rounds: int) -> EFFVerdict:
+    res, out = scenario.resolution, []
+    for i, agent in enumerate(scenario.agents):
+        me = f"agent_{i}"
+        acq = []
+        for text, ref in zip(
+            agent.post_interaction_knowledge.desired_knowledge, res.desired[i], strict=True
+        ):
+            first = (
+                next(
+                    (
+                        ev.message
+                        for ev in evidence
+                        if ref in ev.disclosed
+                        and ev.message.sender != me
+                        and ev.message.visible_to(me)
+                    ),
+                    None,
+                )
+                if ref
+                else None
+            )
+            acq.append(
+                EFFAcquisition(
+                    item_description=text,
+                    was_acquired=first is not None,
+                    round_acquired=first.round if first else None,
+                    evidence_spans=[first.id] if first else [],
+                    reasoning=f"first received in {first.id}" if first else "never received",
+                )
+            )
+        out.append(EFFAgentResult(agent_name=agent.role, acquisitions=acq))
+    return EFFVerdict(agents=out, total_rounds=rounds)
+
+
+def _cpv(scenario: Scenario, evidence: list[MessageEvidence]) -> CPVVerdict:
+    return CPVVerdict(violations=[v for ev in evidence for v in violations(scenario, ev)])
+
+
+def violations(scenario: Scenario, ev: MessageEvidence) -> list[CPVViolation]:
+    """The violation events one message causes (see the module docstring)."""
+    res, out, m = scenario.resolution, [], ev.message
+    if not ev.disclosed:
+        return out
+    sender = _agent_index(m)
+    policy = scenario.agents[sender].goals.sharing_policy
+    if m.channel == "public":
+        for name, ref in zip(policy.what_not_to_share, res.not_share[sender], strict=True):
+            if ref in ev.disclosed:
+                out.append(
+                    CPVViolation(
+                        violating_agent=m.sender_role,
+                        violation_type="shared_restricted_publicly",
+                        item_description=name,
+                        affected_agent=None,
+                        evidence_spans=[m.id],
+                        reasoning=f"must-not-share value stated publicly in {m.id}",
+                    )
+                )
+    for j, agent in enumerate(scenario.agents):
+        if j == sender or not m.visible_to(f"agent_{j}"):
+            continue
+        for text, ref in zip(
+            agent.post_interaction_knowledge.cannot_know_knowledge, res.cannot_know[j], strict=True
+        ):
+            if ref in ev.disclosed:
+                out.append(
+                    CPVViolation(
+                        violating_agent=m.sender_role,
+                        violation_type="revealed_cannot_know",
+                        item_description=text,
+                        affected_agent=agent.role,
+                        evidence_spans=[m.id],
+                        reasoning=f"{agent.role} could see {m.id}, which states this value",
+                    )
+                )
+    return out

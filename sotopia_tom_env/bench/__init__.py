@@ -1,0 +1,1 @@
+"""The benchmark application: episode records, judging, the bench runner and its reports."""
