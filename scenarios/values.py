@@ -4,186 +4,120 @@ A knowledge value such as ``"$38 per user/year for 6,800 users; renewal Feb 14, 
 disclosed when its details are said, in whatever format: ``38 dollars``, ``6.8k users``,
 ``2026-02-14``. :func:`atoms` turns a text into canonical atoms:
 
-* numbers (plain, money, percentages), with k/M/B and thousand/million/billion multipliers, commas,
-  and spelled-out numbers up to the nineties -> ``n:<value>``;
+* numbers (plain, money, percentages) with k/M/B and thousand/million/billion multipliers,
+  commas, and numbers spelled out in words ("twenty-one point four", "two hundred and twelve",
+  "fourteen and a half thousand") -> ``n:<value>``;
 * dates in ISO, US and written forms -> ``d:<yyyy>-<mm>-<dd>`` (year ``????`` when absent);
 * clock times (``22:00``, ``10 pm``) -> ``t:<hh>:<mm>``;
 * codes (``INC-2291``, ``RT-2025-09``, ``SOC2``) -> ``c:<upper alphanumerics>``;
-* proper names (capitalised words inside a clause, CamelCase words) -> ``w:<lower words>``.
+* proper names (capitalised words inside a clause, CamelCase words) -> ``w:<lower words>``, with
+  their distinctive single words as alternatives (``Pinecrest`` for "Pinecrest Middle").
 
-Each atom records whether it is *strong* (unlikely to occur by chance: money, percentages,
-numbers with three or more significant digits or a decimal point, dates, times, codes and
-names) and the word that follows a number (its unit), which weak numbers must also match.
-Numbers that are part of a date, time or code are not counted twice.
+An atom is *strong* when it is unlikely to occur by chance: money, percentages, decimals,
+numbers with a multiplier, whole numbers of 100 or more with two significant digits (not
+years), dates, times, codes and names. Numbers keep the stems of the three content words that
+follow them (their unit context) and whether an approximation cue ("about", "just under")
+precedes them. :func:`said` extracts the same from a message, more loosely (a capitalised
+sentence opener may be a name there).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from scenarios.schema import Scenario
 
-_MONTHS = {
-    m: i
-    for i, names in enumerate(
-        [
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ],
-        start=1,
-    )
-    for m in names
-}
+_MONTH_NAMES = (
+    ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
+    ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+    ("dec", "december"),
+)  # fmt: skip
+_MONTHS = {m: i for i, names in enumerate(_MONTH_NAMES, start=1) for m in names}
 _MONTH_RE = r"(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_SMALL = {
-    w: i
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-        ]
-    )
-}
-_TENS = {
-    w: 10 * i
-    for i, w in enumerate(
-        ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], 2
-    )
-}
+_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_SMALL = {w: i for i, w in enumerate(_UNITS)}
+_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_NUMBER_WORD = re.compile(
+    r"\b(?:a|" + "|".join([*_UNITS, *_TENS]) + r")(?:[\s-]+(?:and[\s-]+a[\s-]+half|and|hundred|point|a half|"
+    + "|".join([*_UNITS, *_TENS]) + r"))*\b(?!-[a-z])",  # "one-time" is not a number
+    re.I,
+)
 _MULT = {
-    "k": 1e3,
-    "thousand": 1e3,
-    "m": 1e6,
-    "mm": 1e6,
-    "mn": 1e6,
-    "million": 1e6,
-    "b": 1e9,
-    "bn": 1e9,
-    "billion": 1e9,
-    "t": 1e12,
-    "trillion": 1e12,
-}
-_CURRENCY_WORDS = {"dollar", "usd", "eur", "euro", "gbp", "pound"}
-_WORDNUM = "|".join(sorted([*_SMALL, *_TENS], key=len, reverse=True))
-
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6,
+    "b": 1e9, "bn": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12,
+}  # fmt: skip
+_CURRENCY_WORDS = {"dollar", "dollars", "usd", "eur", "euro", "euros", "gbp", "pound", "pounds"}
+_CUES = re.compile(
+    r"\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|just under|just over|"
+    r"a bit (?:over|under|more than|less than)|under|over|some|circa|more than|less than|~)\s*$",
+    re.I,
+)
+_SCALE = re.compile(r"(?:\bof|/)\s*$", re.I)
 _DATE_PATTERNS = (
     re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"),  # 2026-02-14
     re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"),  # 02/14/2026 (US order)
     re.compile(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b", re.I),
-    re.compile(
-        rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})(?:,?\s+(\d{{4}}))?\b", re.I
-    ),
+    re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})(?:,?\s+(\d{{4}}))?\b", re.I),
 )
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\s+(\d{{4}})\b", re.I)
 _TIME = re.compile(
-    r"\b([01]?\d|2[0-3]):([0-5]\d)\b|\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*([ap])\.?m\b", re.I
+    r"\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*([ap])\.?m\.?(?!\w)|\b([01]?\d|2[0-3]):([0-5]\d)\b", re.I
 )
-_CODE = re.compile(
-    r"\b(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*\b"
-)
+_CODE = re.compile(r"\b(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*\b")
 _CODE_UPPER = re.compile(r"\b[A-Z]{2,}(?:[-/][A-Z0-9]+)+\b")
 _NUMBER = re.compile(
-    rf"(?P<cur>[$€£])?\s?(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+"
-    rf"|(?:{_WORDNUM})(?:[- ](?:{_WORDNUM}))?(?![\w-]))"
-    r"(?:\s?(?P<mult>k|mm|mn|m|bn|b|t|thousand|million|billion|trillion)\b)?"
+    r"(?P<cur>[$€£]|\b(?:USD|EUR|GBP)\s?)?\s?(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)"
+    r"(?:(?P<mult>k|m|b)\b|\s?(?P<multw>mm|mn|bn|thousand|million|billion|trillion)\b)?"
     r"\s?(?P<pct>%|percent\b|per cent\b|pct\b)?",
     re.I,
 )
 _NAME = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[A-Z][a-z'’]+(?:\s+[A-Z][a-z'’]+)*)\b")
-_UNIT = re.compile(r"\s*(?:[-/]\s*)?([A-Za-z]+)")
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    """a an the and or of for to in on at by with from per vs via as is are was were be been our your
+    their its this that these those it we i you they my me us who what which when where how why do does
+    did has have had will would could can may might shall should about into over under than then there
+    here all any each every some no not only also just more most less least new current total last next
+    s""".split()
+)
 _STOP_NAMES = {
-    "the",
-    "a",
-    "an",
-    "for",
-    "and",
-    "or",
-    "of",
-    "in",
-    "on",
-    "at",
-    "to",
-    "per",
-    "by",
-    "with",
-    "dr",
-    "mr",
-    "mrs",
-    "ms",
-    "prof",
-    "no",
-    "not",
-    "all",
-    "only",
-    "each",
-    "every",
-    "total",
-    "current",
-    "last",
-    "next",
-    "new",
-    "q1",
-    "q2",
-    "q3",
-    "q4",
-    "fy",
-    "i",
-    "we",
-    "our",
-    "my",
-    "this",
-    "that",
-    "is",
-    "are",
-    "was",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "mondays",
-    "tuesdays",
-    "wednesdays",
-    "thursdays",
-    "fridays",
-    "saturdays",
-    "sundays",
-    *_MONTHS,
-}
+    "the", "a", "an", "for", "and", "or", "of", "in", "on", "at", "to", "per", "by", "with",
+    "dr", "mr", "mrs", "ms", "prof", "no", "not", "all", "only", "each", "every", "total", "current",
+    "last", "next", "new", "q1", "q2", "q3", "q4", "fy", "i", "we", "our", "my", "this", "that", "is",
+    "are", "was", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays", *_MONTHS,
+}  # fmt: skip
+_GENERIC_NAME_WORDS = {
+    "middle", "high", "school", "schools", "elementary", "university", "college", "hospital", "clinic",
+    "center", "centre", "group", "inc", "llc", "ltd", "corp", "corporation", "company", "co", "partners",
+    "capital", "bank", "health", "systems", "services", "solutions", "technologies", "labs", "global",
+    "international", "state", "county", "city", "district", "department", "regional", "national",
+    "north", "south", "east", "west", "street", "road", "avenue", "plant", "site", "line", "fort", "mount",
+    "lake", "saint", "st", "port", "foundation", "trust", "fund", "institute", "association", "council",
+    "board", "office", "agency", "authority", "lab", "studio", "studios", "media", "pictures", "records",
+    "logistics", "holdings", "industries", "motors", "energy", "medical", "care", "academy", "project",
+    "program", "team", "unit", "range", "area", "zone", "building", "hall", "campus", "tower", "house",
+    "park", "field", "river", "valley", "bay", "family", "american", "united", "general", "first",
+}  # fmt: skip
+
+
+def stem(word: str) -> str:
+    """A light stem: lower case, common suffixes off, at most five letters."""
+    w = word.lower()
+    for suffix in ("ings", "ing", "ed", "es", "s"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            break
+    return w[:5]
+
+
+def stems(text: str) -> set[str]:
+    """Stems of the content words of ``text``."""
+    return {stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1}
 
 
 @dataclass(frozen=True)
@@ -194,25 +128,36 @@ class Atom:
     kind: str
     text: str
     strong: bool
-    unit: str = ""
+    value: float | None = None
+    money: bool = False
+    percent: bool = False
+    cue: bool = False
+    context: frozenset[str] = field(default_factory=frozenset)
+    alts: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=65536)
-def atoms(text: str) -> tuple[Atom, ...]:
+def atoms(text: str, loose: bool = False) -> tuple[Atom, ...]:
     """Extract the canonical atoms of ``text`` (cached: values are extracted many times).
 
+    Args:
+        text: a knowledge value or a message.
+        loose: also treat a capitalised clause opener as a possible name (for messages).
+
     Example:
-        >>> sorted(a.key for a in atoms("$2.4M by March 3, 2027 (7.6%)"))
+        >>> sorted(a.key for a in atoms("$2.4M by March 3, 2027 (seven point six percent)"))
         ['d:2027-03-03', 'n:2400000', 'n:7.6']
     """
+    text = spell_out(text)
     taken: list[tuple[int, int]] = []
     found: list[Atom] = []
-    for extract in (_dates, _times, _codes, _numbers, _names):
+    for extract in (_dates, _times, _codes, _numbers):
         for start, end, atom in extract(text):
             if any(s < end and start < e for s, e in taken):
                 continue
             taken.append((start, end))
             found.append(atom)
+    found += [a for s, e, a in _names(text, loose) if not any(s0 < e and s < e0 for s0, e0 in taken)]
     return tuple(dict.fromkeys(found))
 
 
@@ -224,6 +169,47 @@ def atom_keys(text: str) -> frozenset[str]:
         if a.kind == "date":
             keys.add("d:????" + a.key[6:])
     return frozenset(keys)
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a message states: exact keys, numbers with their context, and word stems."""
+
+    keys: frozenset[str]
+    numbers: tuple[Atom, ...]
+    words: frozenset[str]
+
+
+@lru_cache(maxsize=65536)
+def said(text: str) -> Said:
+    """Atoms of a message, read loosely (names at sentence starts, name parts, year-less dates)."""
+    found = atoms(text, loose=True)
+    keys = set()
+    for a in found:
+        keys.add(a.key)
+        keys.update(a.alts)
+        if a.kind == "date":
+            keys.add("d:????" + a.key[6:])
+    return Said(frozenset(keys), tuple(a for a in found if a.kind == "number"), frozenset(stems(text)))
+
+
+def approx_equal(item: Atom, spoken: Atom) -> bool:
+    """Whether a spoken number states an item's number, exactly or as a rounded approximation.
+
+    Equal values always match. Within 5%, a spoken value of 10 or more with fewer significant
+    digits (182 -> "180", 11.9% -> "12%") or any value after an approximation cue ("about 60%")
+    matches too, when both are money, both percentages, or both plain numbers with a common
+    unit word.
+    """
+    assert item.value is not None and spoken.value is not None
+    if item.value == spoken.value:
+        return True
+    same_kind = (item.money, item.percent) == (spoken.money, spoken.percent)
+    if not item.value or not same_kind or not (item.money or item.percent or item.context & spoken.context):
+        return False
+    close = abs(spoken.value - item.value) / abs(item.value) <= 0.05
+    rounded = _sig(spoken.value) < _sig(item.value) and abs(spoken.value) >= 10
+    return close and (spoken.cue or rounded)
 
 
 def public_context_keys(scenario: Scenario) -> frozenset[str]:
@@ -239,13 +225,48 @@ def public_context_keys(scenario: Scenario) -> frozenset[str]:
     return atom_keys(joined) | words
 
 
-def units_near(text: str) -> dict[str, set[str]]:
-    """Map each number key in ``text`` to the unit words that follow it."""
-    out: dict[str, set[str]] = {}
-    for a in atoms(text):
-        if a.kind == "number":
-            out.setdefault(a.key, set()).add(a.unit)
-    return out
+# -- spelled-out numbers -------------------------------------------------------------------------
+
+
+def spell_out(text: str) -> str:
+    """Replace numbers written in words by digits ("twenty-one point four" -> "21.4")."""
+    if not re.search(r"[a-z]", text, re.I):
+        return text
+    return _NUMBER_WORD.sub(_word_number, text)
+
+
+def _word_number(m: re.Match[str]) -> str:
+    words = re.split(r"[\s-]+", m.group(0).lower())
+    if words == ["a"] or (words[0] == "a" and (len(words) < 2 or words[1] != "hundred")):
+        return m.group(0)
+    value = _words_value(words)
+    return m.group(0) if value is None else _fmt(value)
+
+
+def _words_value(words: list[str]) -> float | None:
+    total, decimals, i = 0.0, "", 0
+    while i < len(words):
+        w = words[i]
+        if w in _SMALL:
+            total += _SMALL[w]
+        elif w in _TENS:
+            total += _TENS[w]
+        elif w == "hundred":
+            total = max(total, 1) * 100
+        elif w == "a" and i + 1 < len(words) and words[i + 1] == "hundred":
+            total += 1
+        elif w == "point":
+            decimals = "".join(str(_SMALL[d]) for d in words[i + 1 :] if d in _SMALL and _SMALL[d] < 10)
+            break
+        elif w == "half":
+            total += 0.5
+        elif w not in ("and", "a"):
+            return None
+        i += 1
+    return total + (float("0." + decimals) if decimals else 0.0)
+
+
+# -- extractors -------------------------------------------------------------------------------
 
 
 def _dates(text: str):
@@ -270,11 +291,11 @@ def _dates(text: str):
 
 def _times(text: str):
     for m in _TIME.finditer(text):
-        if m.group(1) is not None:
-            h, mi = int(m.group(1)), int(m.group(2))
+        if m.group(4) is not None:
+            h, mi = int(m.group(4)), int(m.group(5))
         else:
-            h, mi = int(m.group(3)) % 12, int(m.group(4) or 0)
-            if m.group(5).lower() == "p":
+            h, mi = int(m.group(1)) % 12, int(m.group(2) or 0)
+            if m.group(3).lower() == "p":
                 h += 12
         yield m.start(), m.end(), Atom(f"t:{h:02d}:{mi:02d}", "time", m.group(0), True)
 
@@ -291,73 +312,56 @@ def _codes(text: str):
 
 def _numbers(text: str):
     for m in _NUMBER.finditer(text):
-        value = _number_value(m.group("num"))
-        if value is None:
+        try:
+            value = float(m.group("num").replace(",", ""))
+        except ValueError:
             continue
-        mult = (m.group("mult") or "").lower()
+        mult = (m.group("mult") or m.group("multw") or "").lower()  # "340 m" is metres, "340m" millions
         value *= _MULT.get(mult, 1)
-        pct = bool(m.group("pct"))
-        unit = _unit_after(text, m.end()) if not pct else "%"
-        money = bool(m.group("cur")) or unit in _CURRENCY_WORDS
-        if mult in ("m", "b", "t", "k") and not (money or m.group("num")[-1].isdigit()):
-            unit = mult
-        digits = re.sub(r"\D", "", m.group("num"))
-        strong = (
-            money
-            or pct
-            or bool(mult)
-            or "." in m.group("num")
-            or len(digits.rstrip("0")) >= 3
-            or (len(digits) >= 3 and not _is_year(value))
-        )
-        key = f"n:{_fmt(value)}"
-        yield m.start("num"), m.end(), Atom(key, "number", m.group(0).strip(), strong, unit)
+        if value in (10, 100, 1000) and _SCALE.search(text[max(0, m.start() - 8) : m.start()]):
+            continue  # "84 of 100": the scale says nothing about the value
+        after = [w for w in _WORD.findall(text[m.end() : m.end() + 60].lower()) if w not in _STOP and not w.isdigit()][:3]
+        percent = bool(m.group("pct"))
+        money = bool(m.group("cur")) or bool(after and after[0] in _CURRENCY_WORDS)
+        strong = money or percent or bool(mult) or "." in m.group("num") or _strong_int(value)
+        cue = bool(_CUES.search(text[max(0, m.start() - 24) : m.start()]))
+        atom = Atom(f"n:{_fmt(value)}", "number", m.group(0).strip(), strong, value, money, percent, cue,
+                    frozenset(stem(w) for w in after))  # fmt: skip
+        yield m.start("num"), m.end(), atom
 
 
-def _names(text: str):
-    for clause in re.finditer(r"[^;:.!?\n]+", text):
-        for m in _NAME.finditer(clause.group(0)):
+def _names(text: str, loose: bool):
+    for clause in re.finditer(r"[^;:.!?\n(]+", text):
+        body = clause.group(0)
+        for m in _NAME.finditer(body):
             words = [w for w in m.group(0).split() if w.lower() not in _STOP_NAMES]
             if not words:
                 continue
             camel = bool(re.search(r"[a-z][A-Z]", m.group(0)))
-            first = m.start() == len(clause.group(0)) - len(clause.group(0).lstrip())
-            if first and len(words) < 2 and not camel:
+            opener = m.start() == len(body) - len(body.lstrip())
+            if opener and len(words) < 2 and not camel and not loose:
                 continue  # a capitalised clause opener is usually an ordinary word
             start = clause.start() + m.start()
+            alts = tuple(f"w:{w.lower()}" for w in words if w.lower() not in _GENERIC_NAME_WORDS) if len(words) > 1 else ()
             key = "w:" + " ".join(w.lower() for w in words)
-            yield start, start + len(m.group(0)), Atom(key, "name", m.group(0), True)
+            yield start, start + len(m.group(0)), Atom(key, "name", m.group(0), True, alts=alts)
 
 
-def _number_value(tok: str) -> float | None:
-    tok = tok.lower().strip()
-    if tok[0].isdigit() or tok[0] == ".":
-        try:
-            return float(tok.replace(",", ""))
-        except ValueError:
-            return None
-    total = 0
-    for part in re.split(r"[- ]", tok):
-        if part in _SMALL:
-            total += _SMALL[part]
-        elif part in _TENS:
-            total += _TENS[part]
-        else:
-            return None
-    return float(total)
+def _strong_int(value: float) -> bool:
+    if not value.is_integer() or value < 100 or 1900 <= value <= 2100:
+        return False
+    return _sig(value) >= 2
 
 
-def _unit_after(text: str, pos: int) -> str:
-    m = _UNIT.match(text, pos)
-    if not m:
-        return ""
-    word = m.group(1).lower()
-    return word[:-1] if word.endswith("s") and len(word) > 3 else word
-
-
-def _is_year(value: float) -> bool:
-    return value.is_integer() and 1900 <= value <= 2100
+def _sig(value: float) -> int:
+    """Significant digits: 182 -> 3, 180 -> 2, 11.9 -> 3, 1.35e6 -> 3."""
+    text = f"{abs(value):.10g}"
+    digits = text.replace(".", "").lstrip("0")
+    if "." not in text:
+        digits = digits.rstrip("0")
+    return max(len(digits), 1)
 
 
 def _fmt(value: float) -> str:
-    return str(int(value)) if value.is_integer() else f"{value:.6g}"
+    return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
+

@@ -53,15 +53,30 @@ def _bullets(items: list[str]) -> list[str]:
     return [f"    - {x}" for x in items] or ["    - (nothing listed)"]
 
 
+CONVERSATION_HEADING = "## Conversation (what you have seen)"
+STATUS_HEADING = "## Now"
+
+
 def observation_header(scenario: Scenario, roster: Roster, index: int) -> str:
     """Everything agent ``index`` sees before the conversation starts."""
     agent = scenario.agents[index]
     intro = f"You are {agent.role} ({roster.ids[index]}) in a workplace conversation."
-    return "\n\n".join(
-        [
-            intro,
-            scenario_context(scenario, roster),
-            private_brief(agent),
-            "## Conversation (what you have seen)",
-        ]
-    )
+    parts = [intro, scenario_context(scenario, roster), private_brief(agent), CONVERSATION_HEADING]
+    return "\n\n".join(parts)
+
+
+def split_observation(text: str) -> tuple[str, list[str], str]:
+    """Split an observation text into (brief, visible messages, status).
+
+    Each visible message is one ``[Rr.u] …`` entry (continuation lines of a multi-line message
+    stay with it), so a policy can tell which messages are new since its last turn.
+    """
+    head, _, rest = text.partition(CONVERSATION_HEADING)
+    convo, _, status = rest.rpartition(STATUS_HEADING)
+    messages: list[str] = []
+    for line in convo.strip("\n").splitlines():
+        if line.startswith("[R"):
+            messages.append(line)
+        elif messages:
+            messages[-1] += "\n" + line
+    return head.strip(), messages, status.strip()

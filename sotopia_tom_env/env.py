@@ -65,7 +65,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import scenarios as scenario_sets
 from scenarios import Scenario
 from sotopia_tom_env.actions import ParsedAction, parse_action
-from sotopia_tom_env.brief import observation_header
+from sotopia_tom_env.brief import STATUS_HEADING, observation_header
 from sotopia_tom_env.render import render_text
 from sotopia_tom_env.routing import AgentID, Roster, agent_ids
 from sotopia_tom_env.spaces import (
@@ -286,11 +286,12 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
 
     def _observe(self, agent: AgentID, done: bool) -> dict[str, Any]:
         acting = not done and agent in self.acting_agents()
-        seen = self._seen[agent] or "\n(nothing yet)"
-        text = f"{self._headers[agent]}{seen}\n\n## Now\n{self._status(agent, acting, done)}"
-        if len(text) > MAX_OBSERVATION_CHARS:  # keep the brief and the most recent messages
-            keep = MAX_OBSERVATION_CHARS - len(self._headers[agent]) - 200
-            text = f"{self._headers[agent]}\n(earlier messages omitted)\n{seen[-keep:]}\n\n## Now\n{self._status(agent, acting, done)}"
+        head, seen = self._headers[agent], self._seen[agent] or "\n(nothing yet)"
+        status = f"\n\n{STATUS_HEADING}\n{self._status(agent, acting, done)}"
+        budget = MAX_OBSERVATION_CHARS - len(head) - len(status) - 40
+        if len(seen) > budget:  # keep the brief and the most recent messages
+            seen = "\n(earlier messages omitted)" + seen[-budget:]
+        text = head + seen + status
         mask = self._masks[agent] if acting else self._masks[None]
         return {"text": text, "action_mask": mask.copy()}
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from rewards.judges.evidence import ScenarioIndex, stems
+from rewards.judges.evidence import ScenarioIndex
 from rewards.verdicts import (
     CPVVerdict,
     CPVViolation,
@@ -81,7 +81,7 @@ class RuleJudge:
         sender = int(message.sender.rsplit("_", 1)[1])
         res = scenario.resolution
         wanted = [r for r in res.desired[sender] + res.cannot_know[sender] if r is not None]
-        ev.requested = idx.requested(message.text, wanted, _aliases(scenario, sender))
+        ev.requested = idx.requested(message.text, sender, wanted)
         return ev
 
     def judge(self, scenario: Scenario, transcript: Transcript) -> Judgment:
@@ -94,22 +94,6 @@ class RuleJudge:
             eff=_eff(scenario, evidence, transcript.rounds),
             cpv=_cpv(scenario, evidence),
         )
-
-
-def _aliases(scenario: Scenario, agent: int) -> dict[ItemRef, set[str]]:
-    """The agent's own wording of its targets, as extra topics for matching its questions."""
-    post = scenario.agents[agent].post_interaction_knowledge
-    res = scenario.resolution
-    pairs = zip(
-        post.desired_knowledge + post.cannot_know_knowledge,
-        res.desired[agent] + res.cannot_know[agent],
-        strict=True,
-    )
-    return {
-        ref: {frozenset(w for w in stems(text.split(":")[0]) if not w.isdigit())}
-        for text, ref in pairs
-        if ref
-    }
 
 
 def _agent_index(message: Message) -> int:
