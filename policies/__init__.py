@@ -1,7 +1,8 @@
 """Players: the policy protocol, scripted players, the prompted strategies and an episode runner."""
 
 from policies.base import Policy
-from policies.play import EpisodeResult, play_episode
+from policies.play import EpisodeResult, play_episode, play_many
+from policies.prompted import STRATEGIES, PromptedPolicy
 from policies.registry import POLICIES, SCRIPTED, Setup, make_policy
 from policies.scripted import IdealPlayer, LeakyPlayer, RandomPlayer, SilentPlayer
 
@@ -17,7 +18,11 @@ __all__ = [
     "LeakyPlayer",
     "RandomPlayer",
     "SilentPlayer",
+    # prompted strategies
+    "STRATEGIES",
+    "PromptedPolicy",
     # playing
     "EpisodeResult",
     "play_episode",
+    "play_many",
 ]

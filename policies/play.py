@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from policies.base import Policy
 from scenarios import Scenario
 from sotopia_tom_env import AgentID, SotopiaToMEnv, Transcript
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -85,3 +87,41 @@ async def play_episode(
         policy_errors=errors,
         wall_s=time.perf_counter() - start,
     )
+
+
+async def play_many(
+    jobs: Iterable[Any],
+    play: Callable[[Any], Awaitable[T]],
+    concurrency: int = 16,
+) -> AsyncIterator[tuple[Any, T | BaseException]]:
+    """Play many episodes at once and yield ``(job, result)`` as each finishes.
+
+    With ``concurrency`` episodes in flight, their agents' LLM calls reach the server together,
+    so one vLLM server batches them. A job that raises yields its exception instead of a
+    result; the others carry on.
+
+    Args:
+        jobs: anything describing an episode (e.g. a policy, scenario and seed).
+        play: an async function playing one job (typically wrapping :func:`play_episode`).
+        concurrency: episodes in flight at once.
+    """
+    pending = iter(jobs)
+    running: dict[asyncio.Task[T], Any] = {}
+
+    def refill() -> None:
+        while len(running) < concurrency:
+            job = next(pending, _DONE)
+            if job is _DONE:
+                return
+            running[asyncio.ensure_future(play(job))] = job
+
+    refill()
+    while running:
+        done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            job = running.pop(task)
+            yield job, (task.exception() or task.result())
+        refill()
+
+
+_DONE = object()

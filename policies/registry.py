@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from policies.base import Policy
+from policies.prompted import STRATEGIES, PromptedPolicy
 from policies.scripted import IdealPlayer, LeakyPlayer, RandomPlayer, SilentPlayer
 from scenarios import Scenario
 from sotopia_tom_env import AgentID
@@ -27,8 +28,9 @@ POLICIES: dict[str, Callable[[Setup], Policy]] = {
     "silent": lambda s: SilentPlayer(s.agent),
     "ideal": lambda s: IdealPlayer(s.agent, s.scenario),
     "leaky": lambda s: LeakyPlayer(s.agent, s.scenario),
+    **{name: (lambda s, name=name: PromptedPolicy(s.agent, s.client, name)) for name in STRATEGIES},
 }
-"""Factories by name. Prompted strategies register here too (they need ``client``)."""
+"""Factories by name: scripted players and the prompted strategies (which need ``client``)."""
 
 SCRIPTED = frozenset({"random", "silent", "ideal", "leaky"})
 

@@ -7,6 +7,7 @@ Example:
     [3, 4, 5]
 """
 
+from scenarios import generate
 from scenarios.io import ScenarioFormatError, adapt_old_format, dump, load, parse_scenario
 from scenarios.resolve import ItemRef, Resolution, resolve
 from scenarios.schema import (
@@ -42,4 +43,6 @@ __all__ = [
     "Report",
     "check",
     "validate_all",
+    # generation
+    "generate",
 ]

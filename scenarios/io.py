@@ -58,10 +58,9 @@ def load(name_or_path: str | Path) -> list[Scenario]:
 
 def _load_shipped(name: str) -> list[Scenario]:
     root = resources.files("scenarios") / "data"
-    single = root / f"{name}.json"
-    if single.is_file():
-        files = [single]
-    else:
+    singles = [root / f"{name}{ext}" for ext in (".json", ".jsonl")]
+    files = [f for f in singles if f.is_file()][:1]
+    if not files:
         folder = root / name
         if not folder.is_dir():
             raise FileNotFoundError(f"scenario set {name!r} is not installed with this package")

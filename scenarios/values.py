@@ -40,10 +40,16 @@ _MONTHS = {m: i for i, names in enumerate(_MONTH_NAMES, start=1) for m in names}
 _MONTH_RE = r"(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
 _SMALL = {w: i for i, w in enumerate(_UNITS)}
-_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_TENS = {
+    w: 10 * i
+    for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)
+}
 _NUMBER_WORD = re.compile(
-    r"\b(?:a|" + "|".join([*_UNITS, *_TENS]) + r")(?:[\s-]+(?:and[\s-]+a[\s-]+half|and|hundred|point|a half|"
-    + "|".join([*_UNITS, *_TENS]) + r"))*\b(?!-[a-z])",  # "one-time" is not a number
+    r"\b(?:a|"
+    + "|".join([*_UNITS, *_TENS])
+    + r")(?:[\s-]+(?:and[\s-]+a[\s-]+half|and|hundred|point|a half|"
+    + "|".join([*_UNITS, *_TENS])
+    + r"))*\b(?!-[a-z])",  # "one-time" is not a number
     re.I,
 )
 _MULT = {
@@ -61,13 +67,17 @@ _DATE_PATTERNS = (
     re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"),  # 2026-02-14
     re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"),  # 02/14/2026 (US order)
     re.compile(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b", re.I),
-    re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})(?:,?\s+(\d{{4}}))?\b", re.I),
+    re.compile(
+        rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})(?:,?\s+(\d{{4}}))?\b", re.I
+    ),
 )
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\s+(\d{{4}})\b", re.I)
 _TIME = re.compile(
     r"\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*([ap])\.?m\.?(?!\w)|\b([01]?\d|2[0-3]):([0-5]\d)\b", re.I
 )
-_CODE = re.compile(r"\b(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*\b")
+_CODE = re.compile(
+    r"\b(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*\b"
+)
 _CODE_UPPER = re.compile(r"\b[A-Z]{2,}(?:[-/][A-Z0-9]+)+\b")
 _NUMBER = re.compile(
     r"(?P<cur>[$€£]|\b(?:USD|EUR|GBP)\s?)?\s?(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)"
@@ -157,7 +167,9 @@ def atoms(text: str, loose: bool = False) -> tuple[Atom, ...]:
                 continue
             taken.append((start, end))
             found.append(atom)
-    found += [a for s, e, a in _names(text, loose) if not any(s0 < e and s < e0 for s0, e0 in taken)]
+    found += [
+        a for s, e, a in _names(text, loose) if not any(s0 < e and s < e0 for s0, e0 in taken)
+    ]
     return tuple(dict.fromkeys(found))
 
 
@@ -190,7 +202,9 @@ def said(text: str) -> Said:
         keys.update(a.alts)
         if a.kind == "date":
             keys.add("d:????" + a.key[6:])
-    return Said(frozenset(keys), tuple(a for a in found if a.kind == "number"), frozenset(stems(text)))
+    return Said(
+        frozenset(keys), tuple(a for a in found if a.kind == "number"), frozenset(stems(text))
+    )
 
 
 def approx_equal(item: Atom, spoken: Atom) -> bool:
@@ -205,7 +219,11 @@ def approx_equal(item: Atom, spoken: Atom) -> bool:
     if item.value == spoken.value:
         return True
     same_kind = (item.money, item.percent) == (spoken.money, spoken.percent)
-    if not item.value or not same_kind or not (item.money or item.percent or item.context & spoken.context):
+    if (
+        not item.value
+        or not same_kind
+        or not (item.money or item.percent or item.context & spoken.context)
+    ):
         return False
     close = abs(spoken.value - item.value) / abs(item.value) <= 0.05
     rounded = _sig(spoken.value) < _sig(item.value) and abs(spoken.value) >= 10
@@ -256,7 +274,9 @@ def _words_value(words: list[str]) -> float | None:
         elif w == "a" and i + 1 < len(words) and words[i + 1] == "hundred":
             total += 1
         elif w == "point":
-            decimals = "".join(str(_SMALL[d]) for d in words[i + 1 :] if d in _SMALL and _SMALL[d] < 10)
+            decimals = "".join(
+                str(_SMALL[d]) for d in words[i + 1 :] if d in _SMALL and _SMALL[d] < 10
+            )
             break
         elif w == "half":
             total += 0.5
@@ -316,11 +336,17 @@ def _numbers(text: str):
             value = float(m.group("num").replace(",", ""))
         except ValueError:
             continue
-        mult = (m.group("mult") or m.group("multw") or "").lower()  # "340 m" is metres, "340m" millions
+        mult = (
+            m.group("mult") or m.group("multw") or ""
+        ).lower()  # "340 m" is metres, "340m" millions
         value *= _MULT.get(mult, 1)
         if value in (10, 100, 1000) and _SCALE.search(text[max(0, m.start() - 8) : m.start()]):
             continue  # "84 of 100": the scale says nothing about the value
-        after = [w for w in _WORD.findall(text[m.end() : m.end() + 60].lower()) if w not in _STOP and not w.isdigit()][:3]
+        after = [
+            w
+            for w in _WORD.findall(text[m.end() : m.end() + 60].lower())
+            if w not in _STOP and not w.isdigit()
+        ][:3]
         percent = bool(m.group("pct"))
         money = bool(m.group("cur")) or bool(after and after[0] in _CURRENCY_WORDS)
         strong = money or percent or bool(mult) or "." in m.group("num") or _strong_int(value)
@@ -342,7 +368,11 @@ def _names(text: str, loose: bool):
             if opener and len(words) < 2 and not camel and not loose:
                 continue  # a capitalised clause opener is usually an ordinary word
             start = clause.start() + m.start()
-            alts = tuple(f"w:{w.lower()}" for w in words if w.lower() not in _GENERIC_NAME_WORDS) if len(words) > 1 else ()
+            alts = (
+                tuple(f"w:{w.lower()}" for w in words if w.lower() not in _GENERIC_NAME_WORDS)
+                if len(words) > 1
+                else ()
+            )
             key = "w:" + " ".join(w.lower() for w in words)
             yield start, start + len(m.group(0)), Atom(key, "name", m.group(0), True, alts=alts)
 
@@ -364,4 +394,3 @@ def _sig(value: float) -> int:
 
 def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
-

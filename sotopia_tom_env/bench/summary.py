@@ -1,0 +1,163 @@
+"""The numbers of a benchmark report, computed from saved episode records only.
+
+Means come with seeded 95% bootstrap confidence intervals. Episodes whose judgment failed are
+counted as failures and left out of the means (never scored as 0).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from sotopia_tom_env.bench.records import EpisodeRecord
+
+METRICS = ("DA", "IA", "EFF", "CPV", "CM")
+
+
+def label(r: EpisodeRecord) -> str:
+    """How a policy is named in reports: ``policy`` or ``policy @ model``."""
+    return f"{r.policy} @ {r.model}" if r.model else r.policy
+
+
+def bootstrap_ci(
+    values: Sequence[float], seed: int = 0, resamples: int = 2000
+) -> tuple[float, float]:
+    """95% percentile bootstrap interval of the mean (degenerate with fewer than 2 values)."""
+    data = np.asarray(values, dtype=float)
+    if len(data) < 2 or np.all(data == data[0]):
+        m = float(data.mean()) if len(data) else float("nan")
+        return m, m
+    from scipy.stats import bootstrap
+
+    res = bootstrap((data,), np.mean, confidence_level=0.95, n_resamples=resamples, method="percentile",
+                    rng=np.random.default_rng(seed))  # fmt: skip
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def metric_table(records: Iterable[EpisodeRecord], seed: int = 0) -> dict[str, dict[str, Any]]:
+    """Per policy label: episodes, failures, and mean / CI of every metric."""
+    groups: dict[str, list[EpisodeRecord]] = defaultdict(list)
+    for r in records:
+        groups[label(r)].append(r)
+    table = {}
+    for name, rs in groups.items():
+        row: dict[str, Any] = {
+            "episodes": len(rs),
+            "judge_failures": sum(1 for r in rs if _cm(r) is None),
+        }
+        for m in METRICS:
+            vals = [v for r in rs if (v := _metric(r, m)) is not None]
+            low, high = bootstrap_ci(vals, seed) if vals else (float("nan"), float("nan"))
+            row[m] = {
+                "mean": float(np.mean(vals)) if vals else float("nan"),
+                "ci": [low, high],
+                "n": len(vals),
+            }
+        table[name] = row
+    return table
+
+
+def sector_table(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
+    """Per policy label and sector: mean CM."""
+    cells: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in records:
+        if (cm := _cm(r)) is not None:
+            cells[(label(r), r.scenario.sector or "unknown")].append(cm)
+    out: dict[str, dict[str, float]] = defaultdict(dict)
+    for (name, sector), vals in sorted(cells.items()):
+        out[name][sector] = float(np.mean(vals))
+    return dict(out)
+
+
+def interaction_stats(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
+    """Per policy label: rounds, messages, talk and private rates, stale and violation shares, tokens."""
+    groups: dict[str, list[EpisodeRecord]] = defaultdict(list)
+    for r in records:
+        groups[label(r)].append(r)
+    out = {}
+    for name, rs in groups.items():
+        turns = [t for r in rs for t in r.turn_log]
+        msgs = [m for r in rs for m in r.transcript.messages if m.action_type == "speak"]
+        judged = [r for r in rs if _cm(r) is not None]
+        out[name] = {
+            "rounds": float(np.mean([r.transcript.rounds for r in rs])),
+            "messages": float(np.mean([len(r.transcript.messages) for r in rs])),
+            "talk_rate": _share(t["action_type"] == "speak" for t in turns),
+            "private_rate": _share(m.channel == "private" for m in msgs),
+            "malformed_rate": _share(bool(t["error"]) for t in turns),
+            "stale_rate": _share(_metric(r, "EFF") == 0 for r in judged),
+            "violation_rate": _share((_metric(r, "CPV") or 0) > 0 for r in judged),
+            "completion_tokens": float(sum(r.llm.get("completion_tokens", 0) for r in rs)),
+        }
+    return out
+
+
+def acquisition_curves(records: Iterable[EpisodeRecord]) -> dict[str, list[float]]:
+    """Per policy label: share of all desired items acquired by the end of each round."""
+    acquired: dict[str, list[int | None]] = defaultdict(list)
+    for r in records:
+        if r.judgment is None or r.judgment.eff is None:
+            continue
+        for agent in r.judgment.eff.agents:
+            acquired[label(r)] += [
+                a.round_acquired if a.was_acquired else None for a in agent.acquisitions
+            ]
+    out = {}
+    for name, rounds in acquired.items():
+        horizon = max([x for x in rounds if x is not None], default=0) + 1
+        out[name] = [
+            sum(1 for x in rounds if x is not None and x <= k) / len(rounds) for k in range(horizon)
+        ]
+    return out
+
+
+def win_rates(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
+    """Paired per-scenario win rate of row over column on CM (ties count half)."""
+    cm: dict[tuple[str, str, int], float] = {}
+    for r in records:
+        if (v := _cm(r)) is not None:
+            cm[(label(r), r.scenario.id, r.seed)] = v
+    names = sorted({k[0] for k in cm})
+    out: dict[str, dict[str, float]] = {n: {} for n in names}
+    for a, b in combinations(names, 2):
+        pairs = [
+            (cm[(a, s, seed)], cm[(b, s, seed)])
+            for (n, s, seed) in cm
+            if n == a and (b, s, seed) in cm
+        ]
+        if pairs:
+            wins = sum(1.0 if x > y else 0.5 if x == y else 0.0 for x, y in pairs) / len(pairs)
+            out[a][b], out[b][a] = wins, 1 - wins
+    return out
+
+
+def summarize(records: Sequence[EpisodeRecord], seed: int = 0) -> dict[str, Any]:
+    """Everything ``summary.json`` holds."""
+    return {
+        "episodes": len(records),
+        "metrics": metric_table(records, seed),
+        "sectors": sector_table(records),
+        "interaction": interaction_stats(records),
+        "acquisition": acquisition_curves(records),
+        "win_rates": win_rates(records),
+        "bootstrap_seed": seed,
+    }
+
+
+def _cm(r: EpisodeRecord) -> float | None:
+    return r.scores.CM if r.scores is not None else None
+
+
+def _metric(r: EpisodeRecord, m: str) -> float | None:
+    if r.scores is None:
+        return None
+    return r.scores.CM if m == "CM" else r.scores.summary().get(m)
+
+
+def _share(flags: Iterable[bool]) -> float:
+    flags = list(flags)
+    return sum(flags) / len(flags) if flags else 0.0

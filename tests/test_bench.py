@@ -1,0 +1,294 @@
+"""The benchmark: crash-safe resume after a real kill, refusing mixed configs, reports from saved data."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from sotopia_tom_env.bench.records import EPISODES_FILE, read_records
+
+SCRIPTED = [
+    "--policies",
+    "ideal,random,leaky",
+    "--scenarios",
+    "gold",
+    "--limit",
+    "60",
+    "--max-turns",
+    "30",
+]
+
+
+def bench(out: Path, *extra: str, **kw) -> subprocess.CompletedProcess:
+    cmd = [
+        sys.executable,
+        "-m",
+        "sotopia_tom_env.cli",
+        "bench",
+        *SCRIPTED,
+        "--out",
+        str(out),
+        *extra,
+    ]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, **kw)
+
+
+def test_killed_run_resumes_without_loss_or_duplicates(tmp_path):
+    out = tmp_path / "killed"
+    cmd = [
+        sys.executable,
+        "-m",
+        "sotopia_tom_env.cli",
+        "bench",
+        *SCRIPTED,
+        "--out",
+        str(out),
+        "--concurrency",
+        "2",
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    episodes = out / EPISODES_FILE
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if episodes.exists() and episodes.read_text().count("\n") >= 25:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    partial = episodes.read_text().count("\n")
+    assert 25 <= partial < 180
+
+    resumed = bench(out)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{partial} episodes already in" in resumed.stdout
+    ids = Counter(r.episode_id for r in read_records(episodes))
+    assert len(ids) == 180 and set(ids.values()) == {1}
+
+    clean = tmp_path / "clean"
+    assert bench(clean).returncode == 0
+    assert json.loads((out / "summary.json").read_text()) == json.loads(
+        (clean / "summary.json").read_text()
+    )
+
+
+def test_torn_last_line_is_dropped_on_resume(tmp_path):
+    out = tmp_path / "torn"
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sotopia_tom_env.cli",
+            "bench",
+            "--policies",
+            "ideal",
+            "--scenarios",
+            "tiny",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    path = out / EPISODES_FILE
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text(
+        "".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2]
+    )  # a writer killed mid-line
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sotopia_tom_env.cli",
+            "bench",
+            "--policies",
+            "ideal",
+            "--scenarios",
+            "tiny",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "2 episodes already in" in r.stdout
+    assert Counter(x.episode_id for x in read_records(path)) == Counter(
+        {f"ideal/tiny-{n}-agents/0": 1 for n in (3, 4, 5)}
+    )
+
+
+def test_a_different_configuration_is_refused(tmp_path):
+    out = tmp_path / "run"
+    first = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sotopia_tom_env.cli",
+            "bench",
+            "--policies",
+            "ideal",
+            "--scenarios",
+            "tiny",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert first.returncode == 0, first.stderr
+    other = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sotopia_tom_env.cli",
+            "bench",
+            "--policies",
+            "ideal",
+            "--scenarios",
+            "tiny",
+            "--max-turns",
+            "10",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert other.returncode == 2
+    assert "different configuration" in other.stderr and "max_turns: 60 -> 10" in other.stderr
+    assert len(list(read_records(out / EPISODES_FILE))) == 3
+
+
+def test_report_comes_from_saved_verdicts_and_is_reproducible(tmp_path):
+    out = tmp_path / "run"
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sotopia_tom_env.cli",
+            "bench",
+            "--policies",
+            "ideal,leaky,random",
+            "--scenarios",
+            "gold",
+            "--limit",
+            "5",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    first = (out / "summary.json").read_text()
+    rejudged = subprocess.run(
+        [sys.executable, "-m", "sotopia_tom_env.cli", "judge", str(out), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert rejudged.returncode == 0, rejudged.stderr
+    saved = {rec.episode_id: rec.scores.summary() for rec in read_records(out / EPISODES_FILE)}
+    assert {row["episode_id"]: row["scores"] for row in json.loads(rejudged.stdout)} == saved
+    assert (out / "judged-rule.jsonl").exists()
+    rebuilt = subprocess.run(
+        [sys.executable, "-m", "sotopia_tom_env.cli", "report", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert rebuilt.returncode == 0 and (out / "summary.json").read_text() == first
+    for name in ("report.md", "report.html", "acquisition.png", "behaviour.png", "infomgmt.png"):
+        assert (out / name).stat().st_size > 0
+    md = (out / "report.md").read_text()
+    assert "| ideal | 5 | 1.000 [1.00, 1.00] | 1.000 [1.00, 1.00]" in md
+    assert len(list((out / "episodes").glob("*.html"))) == 15
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    pytest.importorskip("playwright", reason="playwright (the [dev] extra) drives the browser")
+    return path
+
+
+def test_transcript_viewer_in_a_real_browser(tmp_path):
+    exe = chromium()
+    out = tmp_path / "run"
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sotopia_tom_env.cli",
+            "bench",
+            "--policies",
+            "ideal,leaky",
+            "--scenarios",
+            "tiny",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    from playwright.sync_api import sync_playwright
+
+    records = {rec.episode_id: rec for rec in read_records(out / EPISODES_FILE)}
+    ideal = records["ideal/tiny-3-agents/0"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=exe,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        )
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.goto((out / "report.html").as_uri())
+        page.click("text=ideal/tiny-3-agents/0")
+        assert page.locator(".thread.public").count() == 1
+        total = page.locator(".msg").count()
+        assert total == len(ideal.transcript.messages)
+        assert (
+            page.locator(".badge.b-disclosure").count() > 0
+            and page.locator(".badge.b-inquiry").count() > 0
+        )
+        page.click("text=What IT Security Lead saw")
+        visible = {
+            page.locator(".msg:not(.hidden)").nth(i).get_attribute("id")
+            for i in range(page.locator(".msg:not(.hidden)").count())
+        }
+        assert (
+            visible
+            == {m.id for m in ideal.transcript.view("agent_2")}
+            != {m.id for m in ideal.transcript.messages}
+        )
+        page.screenshot(path=str(tmp_path / "viewer.png"), full_page=True)
+        page.goto((out / "episodes" / "leaky_tiny-3-agents_0.html").as_uri())
+        assert page.locator(".msg.violation").count() > 0
+        browser.close()
+    assert (tmp_path / "viewer.png").stat().st_size > 10_000

@@ -1,0 +1,73 @@
+"""The prompted players and the LLM judge against the real local vLLM server (slow)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import scenarios
+from policies import STRATEGIES, PromptedPolicy, play_episode
+from rewards import LLMJudge, score
+from rewards.judges.cache import DiskCache
+from sotopia_tom_env.env import SotopiaToMEnv
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def episodes(vllm_server):
+    """A 9-step episode of every strategy on the 3-agent tiny scenario, played concurrently."""
+    s = scenarios.load("tiny")[0]
+    client = vllm_server.client(max_concurrency=32, timeout_s=300)
+    players: dict[str, list[PromptedPolicy]] = {name: [] for name in STRATEGIES}
+
+    async def one(strategy):
+        env = SotopiaToMEnv(reward_fn=None, scenarios=[s], max_turns=9)
+
+        def make(agent, _scenario):
+            p = PromptedPolicy(agent, client, strategy)
+            players[strategy].append(p)
+            return p
+
+        return strategy, await play_episode(env, make, seed=0, scenario=s)
+
+    async def all_of_them():
+        return dict(await asyncio.gather(*(one(name) for name in STRATEGIES)))
+
+    return s, client, asyncio.run(all_of_them()), players
+
+
+def test_every_strategy_plays_and_structured_outputs_parse_first_time(episodes):
+    _, client, results, players = episodes
+    turns = first_try = 0
+    for strategy, result in results.items():
+        assert result.transcript.steps == 9 or len(result.turn_log) < 9, strategy
+        stats = sum((p.stats for p in players[strategy]), start=type(players[strategy][0].stats)())
+        assert stats["turns"] >= 1, strategy
+        turns += stats["turns"]
+        first_try += stats["first_try_ok"]
+        assert not result.policy_errors, result.policy_errors
+    assert first_try / turns >= 0.95, (first_try, turns)
+    assert client.stats.failures == 0
+
+
+def test_coach_and_belief_players_make_their_extra_calls(episodes):
+    _, _, _, players = episodes
+    calls = {name: sum(p.stats["calls"] for p in ps) for name, ps in players.items()}
+    turns = {name: sum(p.stats["turns"] for p in ps) for name, ps in players.items()}
+    assert calls["basic"] >= turns["basic"]
+    assert calls["tom_coach"] > turns["tom_coach"]  # a coach note on every turn after the first
+    assert calls["tom_belief"] >= 2 * turns["tom_belief"]  # state init/update + action
+    assert calls["self_focused"] >= 2 * turns["self_focused"]
+
+
+def test_llm_judge_verdicts_parse_into_the_models(episodes, tmp_path):
+    s, client, results, _ = episodes
+    judge = LLMJudge(client, cache=DiskCache(tmp_path), max_tokens=1024)
+    judgment = asyncio.run(judge.ajudge(s, results["basic"].transcript))
+    assert not judgment.failures, (
+        judgment.failures
+    )  # every verdict parsed (its quality may be poor)
+    scores = score(judgment, s, results["basic"].transcript.rounds)
+    assert scores.CM is not None

