@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from policies import prompts
 from policies.state import BeliefState, SelfFocusedState, State, capped, render
 from sotopia_tom_env import AgentAction, AgentID, Roster, parse_action
+from sotopia_tom_env.actions import action_model
 from sotopia_tom_env.brief import split_observation
 
 STRATEGIES = ("basic", "cot", "tom", "tom_coach", "tom_belief", "self_focused")
@@ -40,18 +41,17 @@ class PromptedPolicy:
         strategy: one of :data:`STRATEGIES`.
         temperature: sampling temperature of the action call (auxiliary calls use 0.2).
         max_tokens: generation budget of the action call.
+        message_chars: longest message the reply schema allows (short enough to finish in
+            ``max_tokens``; never above the env's limit).
     """
 
     def __init__(self, agent: AgentID, client: Any, strategy: str = "basic", *, temperature: float = 0.7,
-                 max_tokens: int = 192, aux_max_tokens: int = 512) -> None:  # fmt: skip
+                 max_tokens: int = 256, aux_max_tokens: int = 768, message_chars: int = 600) -> None:  # fmt: skip
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; choose from {STRATEGIES}")
         self.agent, self.client, self.name = agent, client, strategy
-        self.temperature, self.max_tokens, self.aux_max_tokens = (
-            temperature,
-            max_tokens,
-            aux_max_tokens,
-        )
+        self.temperature, self.max_tokens, self.aux_max_tokens = temperature, max_tokens, aux_max_tokens
+        self.message_chars = message_chars
         self.stats: Counter[str] = Counter()
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
@@ -59,6 +59,9 @@ class PromptedPolicy:
         self.role = info["role"]
         self.roster = Roster(list(info["participants"].values()))
         self.max_chars = info.get("max_message_chars", 2000)
+        others = tuple(r for r in self.roster.roles if r != self.role)
+        # The reply schema names the valid recipients, so constrained decoding cannot invent one.
+        self.reply_model = action_model(others, min(self.message_chars, self.max_chars))
         self.state: State | None = None
         self.processed = 0  # visible messages already folded into the state
 
@@ -83,7 +86,7 @@ class PromptedPolicy:
         error = None
         for attempt in range(2):
             content = prompt if error is None else prompt + prompts.RETRY.format(error=error)
-            reply = await self._call(content, AgentAction, self.temperature, self.max_tokens)
+            reply = await self._call(content, self.reply_model, self.temperature, self.max_tokens)
             if reply is None:
                 break
             _, error = parse_action(reply, self.agent, self.roster, self.max_chars)

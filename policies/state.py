@@ -1,19 +1,24 @@
 """The structured private state of ToM-Belief and Self-Focused players, and how it is shown.
 
-The models are strict (structured-output compatible). Lists are capped in code after every
-update, whatever the model returned: memory keeps its last 10 entries, privacy risks their last
-5, and each belief list its first 8.
+The models are strict (structured-output compatible) and bounded: the schema limits list and
+text lengths, so constrained decoding cannot run past the token budget. Lists are also capped in
+code after every update: memory keeps its last 10 entries, privacy risks their last 5.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 MEMORY_CAP = 10
 RISK_CAP = 5
 LIST_CAP = 8
+
+# Bounds in the schema itself keep a small model's constrained output short enough to finish.
+Note = Annotated[str, Field(max_length=80)]
+Notes = Annotated[list[Note], Field(max_length=2)]
+Items = Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=5)]
 
 
 class _Strict(BaseModel):
@@ -23,20 +28,20 @@ class _Strict(BaseModel):
 class AgentBelief(_Strict):
     """What the player believes about one other participant."""
 
-    agent_name: str
-    knows: list[str]
-    does_not_know: list[str]
-    wants: list[str]
-    thinks_about_me: list[str]
+    agent_name: Annotated[str, Field(max_length=40)]
+    knows: Notes
+    does_not_know: Notes
+    wants: Notes
+    thinks_about_me: Notes
 
 
 class SharingProgress(_Strict):
     """What the player has shared and learned so far."""
 
-    items_shared: list[str]
-    items_not_yet_shared: list[str]
-    items_acquired: list[str]
-    items_still_needed: list[str]
+    items_shared: Items
+    items_not_yet_shared: Items
+    items_acquired: Items
+    items_still_needed: Items
     objective_progress: Literal[
         "Not started", "In progress", "Mostly complete", "Complete - ready to leave"
     ]
@@ -46,31 +51,31 @@ class MemoryItem(_Strict):
     """One notable event."""
 
     turn: int
-    event: str
+    event: Note
 
 
 class PrivacyRisk(_Strict):
     """One attempt to get restricted details."""
 
     turn: int
-    description: str
+    description: Note
 
 
 class BeliefState(_Strict):
     """ToM-Belief: beliefs about every other participant plus progress, memory and risks."""
 
-    beliefs: list[AgentBelief]
+    beliefs: Annotated[list[AgentBelief], Field(max_length=4)]
     sharing_progress: SharingProgress
-    memory: list[MemoryItem]
-    privacy_risks: list[PrivacyRisk]
+    memory: Annotated[list[MemoryItem], Field(max_length=MEMORY_CAP)]
+    privacy_risks: Annotated[list[PrivacyRisk], Field(max_length=RISK_CAP)]
 
 
 class PlanningState(_Strict):
     """The plan that replaces beliefs about others in the Self-Focused ablation."""
 
-    next_actions: list[str]
-    blockers: list[str]
-    conversation_strategy: str
+    next_actions: Notes
+    blockers: Notes
+    conversation_strategy: Annotated[str, Field(max_length=160)]
 
 
 class SelfFocusedState(_Strict):
@@ -78,8 +83,8 @@ class SelfFocusedState(_Strict):
 
     planning: PlanningState
     sharing_progress: SharingProgress
-    memory: list[MemoryItem]
-    privacy_risks: list[PrivacyRisk]
+    memory: Annotated[list[MemoryItem], Field(max_length=MEMORY_CAP)]
+    privacy_risks: Annotated[list[PrivacyRisk], Field(max_length=RISK_CAP)]
 
 
 State = BeliefState | SelfFocusedState

@@ -32,7 +32,7 @@ from rewards.metrics import Scores, score
 from rewards.verdicts import Judgment
 from scenarios import ItemRef, Scenario
 from sotopia_tom_env import AgentAction, AgentID, Message, Transcript
-from sotopia_tom_env.actions import _first_json_object
+from sotopia_tom_env.actions import first_json_object
 
 
 class Judge(Protocol):
@@ -207,7 +207,7 @@ def format_reward(completions: list[Any], **kwargs: Any) -> list[float]:
     """
     out = []
     for c in completions:
-        obj = _first_json_object(_text(c))
+        obj = first_json_object(_text(c))
         try:
             ok = obj is not None and AgentAction.model_validate(obj) is not None
         except ValidationError:

@@ -97,7 +97,25 @@ def _load_hf_dataset(path: Path) -> list[Scenario]:
         rows = [row for split in ds.values() for row in split]
     else:
         rows = list(ds)
-    return _parse_records(rows, source=str(path))
+    return _parse_records([_from_arrow(r) for r in rows], source=str(path))
+
+
+def _from_arrow(row: dict[str, Any]) -> dict[str, Any]:
+    """Undo what Arrow storage does to the format.
+
+    Nested JSON may be kept as strings, and maps with arbitrary keys become structs holding every
+    key of every row (``None`` where a row lacks it).
+    """
+    row = {k: json.loads(v) if isinstance(v, str) and v[:1] in "[{" else v for k, v in row.items()}
+    if isinstance(row.get("knowledge_domain_map"), dict):
+        row["knowledge_domain_map"] = {
+            k: v for k, v in row["knowledge_domain_map"].items() if v is not None
+        }
+    for agent in row.get("agents") or []:
+        items = agent.get("pre_interaction_knowledge")
+        if isinstance(items, dict):
+            agent["pre_interaction_knowledge"] = {k: v for k, v in items.items() if v is not None}
+    return row
 
 
 def _read_records(path: Path) -> list[Any]:

@@ -14,7 +14,8 @@ Rules (errors unless marked):
 * ``sensitivity_consistency``: what_not_to_share items are the agent's own *private* items.
 * ``desired_item_exists``: every desired item is held by another agent (not by itself).
 * ``goal_reachability``: some holder of each desired item may share it.
-* ``objective_leakage``: an agent's objective must not state the value of its desired items.
+* ``objective_leakage``: an agent's objective must not state the value of its desired items
+  (a strong detail of the value, or two small numbers each with its unit).
 * ``target_conflict``: no item is both desired and cannot-know for the same agent.
 * ``domain_map_roles``: every owner in the knowledge-domain map is an agent's role.
 * ``domain_map_knowledge`` (warning): a domain's words appear in its owner's role or items.
@@ -34,7 +35,7 @@ from rapidfuzz import fuzz, process
 
 from scenarios.resolve import normalise
 from scenarios.schema import Scenario
-from scenarios.values import atoms, public_context_keys
+from scenarios.values import Atom, atoms, public_context_keys
 
 Severity = Literal["error", "warning"]
 _DOMAIN_STOPWORDS = {"and", "of", "the", "for", "to", "in", "on", "a", "an", "management", "ops"}
@@ -235,10 +236,12 @@ def _objectives(s: Scenario) -> list[Finding]:
     public = public_context_keys(s)
     for i, a in enumerate(s.agents):
         objective = a.goals.primary_objective
-        said = {x.key for x in atoms(objective) if x.strong} - public
+        said = {x.key: x for x in atoms(objective) if x.key not in public}
         for ref in filter(None, res.desired[i]):
             value = s.agents[ref.agent].pre_interaction_knowledge[ref.name].text
-            leaked = [x.text for x in atoms(value) if x.strong and x.key in said]
+            hits = [x for x in atoms(value) if _states(x, said)]
+            # One small number alone ("one remote nurse") is not the value; a strong detail is.
+            leaked = [x.text for x in hits] if any(x.strong for x in hits) or len(hits) >= 2 else []
             if leaked:
                 out.append(
                     _f(
@@ -250,6 +253,12 @@ def _objectives(s: Scenario) -> list[Finding]:
                     )
                 )
     return out
+
+
+def _states(atom: Atom, said: dict[str, Atom]) -> bool:
+    """A strong detail said as is, or a small number said with its unit ("34 days")."""
+    hit = said.get(atom.key)
+    return hit is not None and (atom.strong or bool(atom.context & hit.context))
 
 
 def _domain_map(s: Scenario) -> list[Finding]:

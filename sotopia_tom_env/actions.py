@@ -8,13 +8,14 @@ becomes ``none`` and the reason is returned, so one bad reply never breaks an ep
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from sotopia_tom_env.routing import AgentID, RecipientError, Roster
 from sotopia_tom_env.spaces import ACTION_TYPES, has_control_chars
@@ -56,6 +57,29 @@ class AgentAction(BaseModel):
 
 
 NONE = AgentAction.none()
+
+
+@functools.cache
+def action_model(recipients: tuple[str, ...], max_chars: int = 2000) -> type[BaseModel]:
+    """An ``AgentAction`` schema for one agent: ``to`` limited to its valid recipients.
+
+    Sent as the structured-output schema, it lets constrained decoding rule out invented or
+    misspelled names and the sender itself, and keeps messages short enough to finish.
+
+    Example:
+        >>> schema = action_model(("Chef", "Waiter"), 300).model_json_schema()
+        >>> schema["properties"]["to"]["items"]["enum"]
+        ['Chef', 'Waiter']
+    """
+    recipient = Literal[recipients] if recipients else str  # type: ignore[valid-type]
+    return create_model(
+        "AgentAction",
+        __config__=ConfigDict(extra="forbid"),
+        __doc__=AgentAction.__doc__,
+        action_type=(ActionType, AgentAction.model_fields["action_type"]),
+        argument=(str, Field(description=AgentAction.model_fields["argument"].description, max_length=max_chars)),
+        to=(list[recipient], Field(description=AgentAction.model_fields["to"].description, max_length=len(recipients))),
+    )
 
 
 class ParsedAction(BaseModel):
@@ -134,51 +158,24 @@ def _from_text(text: str) -> Mapping[str, Any]:
         raise ActionError("empty reply; expected a JSON object with action_type, argument and to")
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     for cand in candidates:
-        obj = _first_json_object(cand)
+        obj = first_json_object(cand)
         if obj is not None:
             return obj
     raise ActionError(f"no valid JSON object found in reply: {_clip(text)!r}")
 
 
-def _first_json_object(text: str) -> dict[str, Any] | None:
+def first_json_object(text: str) -> dict[str, Any] | None:
+    """The first non-empty JSON object in ``text`` (prose or code fences around it allowed)."""
+    decoder = json.JSONDecoder(strict=False)  # strict=False: raw newlines inside strings are fine
     start = text.find("{")
     while start != -1:
-        end = _balanced_end(text, start)
-        chunk = text[start : end + 1] if end is not None else text[start:]
-        obj = _loads(chunk)
+        try:
+            obj, _ = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            obj = None
         if isinstance(obj, dict) and obj:
             return obj
         start = text.find("{", start + 1)
-    return None
-
-
-def _loads(chunk: str) -> Any:
-    try:
-        return json.loads(chunk, strict=False)  # strict=False: raw newlines inside strings are fine
-    except json.JSONDecodeError:
-        return None
-
-
-def _balanced_end(text: str, start: int) -> int | None:
-    """Index of the brace closing the object that opens at ``start`` (strings respected)."""
-    depth, in_str, escaped = 0, False, False
-    for i in range(start, len(text)):
-        c = text[i]
-        if in_str:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i
     return None
 
 

@@ -305,6 +305,30 @@ def report(run_dir: Annotated[Path, typer.Argument(help="A bench results folder.
 
 
 @app.command()
+def generate(
+    sector: Annotated[list[str], typer.Option(help="Sector(s) to generate for; repeat the option.")],
+    agents: Annotated[int, typer.Option(help="Agents per scenario.")] = 3,
+    number: Annotated[int, typer.Option(help="Accepted scenarios wanted per sector.")] = 5,
+    out: Annotated[Path, typer.Option(help="Accepted scenarios (JSON list).")] = Path("generated.json"),
+    audit: Annotated[Path, typer.Option(help="Rejected and corrected originals with their reasons.")] = Path("generated-audit.json"),
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+) -> None:
+    """Generate scenarios with an LLM: generate, judge and correct, validate, de-duplicate."""
+    from scenarios.generate.llm import GenerationResult, ScenarioPipeline
+
+    result = GenerationResult()
+    with _client(True, model, base_url) as client:
+        pipeline = ScenarioPipeline(client)
+        for name in sector:
+            asyncio.run(pipeline.run(name, agents, number, result))
+    scenarios.dump(result.accepted, out)
+    audit.write_text(json.dumps(result.audit, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    typer.echo(json.dumps(result.summary(), indent=2))
+    typer.echo(f"{len(result.accepted)} accepted -> {out}; {len(result.audit)} audit entries -> {audit}")
+
+
+@app.command()
 def serve(model: ModelOpt = None, port: int | None = None, log: Path | None = None) -> None:
     """Start a local vLLM server in the foreground (Ctrl-C stops it)."""
     from sotopia_tom_env.llm import serve as serve_forever

@@ -28,18 +28,14 @@ SCRIPTED = [
 ]
 
 
-def bench(out: Path, *extra: str, **kw) -> subprocess.CompletedProcess:
-    cmd = [
-        sys.executable,
-        "-m",
-        "sotopia_tom_env.cli",
-        "bench",
-        *SCRIPTED,
-        "--out",
-        str(out),
-        *extra,
-    ]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, **kw)
+def cli(*args: str) -> subprocess.CompletedProcess:
+    """Run ``sotopia-tom ARGS`` in a fresh process."""
+    cmd = [sys.executable, "-m", "sotopia_tom_env.cli", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+
+
+def bench(out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return cli("bench", *SCRIPTED, "--out", str(out), *extra)
 
 
 def test_killed_run_resumes_without_loss_or_duplicates(tmp_path):
@@ -85,46 +81,14 @@ def test_killed_run_resumes_without_loss_or_duplicates(tmp_path):
 
 def test_torn_last_line_is_dropped_on_resume(tmp_path):
     out = tmp_path / "torn"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sotopia_tom_env.cli",
-            "bench",
-            "--policies",
-            "ideal",
-            "--scenarios",
-            "tiny",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = cli("bench", "--policies", "ideal", "--scenarios", "tiny", "--out", str(out))
     assert r.returncode == 0, r.stderr
     path = out / EPISODES_FILE
     lines = path.read_text().splitlines(keepends=True)
     path.write_text(
         "".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2]
     )  # a writer killed mid-line
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sotopia_tom_env.cli",
-            "bench",
-            "--policies",
-            "ideal",
-            "--scenarios",
-            "tiny",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = cli("bench", "--policies", "ideal", "--scenarios", "tiny", "--out", str(out))
     assert r.returncode == 0, r.stderr
     assert "2 episodes already in" in r.stdout
     assert Counter(x.episode_id for x in read_records(path)) == Counter(
@@ -134,42 +98,18 @@ def test_torn_last_line_is_dropped_on_resume(tmp_path):
 
 def test_a_different_configuration_is_refused(tmp_path):
     out = tmp_path / "run"
-    first = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sotopia_tom_env.cli",
-            "bench",
-            "--policies",
-            "ideal",
-            "--scenarios",
-            "tiny",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    first = cli("bench", "--policies", "ideal", "--scenarios", "tiny", "--out", str(out))
     assert first.returncode == 0, first.stderr
-    other = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sotopia_tom_env.cli",
-            "bench",
-            "--policies",
-            "ideal",
-            "--scenarios",
-            "tiny",
-            "--max-turns",
-            "10",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
+    other = cli(
+        "bench",
+        "--policies",
+        "ideal",
+        "--scenarios",
+        "tiny",
+        "--max-turns",
+        "10",
+        "--out",
+        str(out),
     )
     assert other.returncode == 2
     assert "different configuration" in other.stderr and "max_turns: 60 -> 10" in other.stderr
@@ -178,43 +118,25 @@ def test_a_different_configuration_is_refused(tmp_path):
 
 def test_report_comes_from_saved_verdicts_and_is_reproducible(tmp_path):
     out = tmp_path / "run"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sotopia_tom_env.cli",
-            "bench",
-            "--policies",
-            "ideal,leaky,random",
-            "--scenarios",
-            "gold",
-            "--limit",
-            "5",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
+    r = cli(
+        "bench",
+        "--policies",
+        "ideal,leaky,random",
+        "--scenarios",
+        "gold",
+        "--limit",
+        "5",
+        "--out",
+        str(out),
     )
     assert r.returncode == 0, r.stderr
     first = (out / "summary.json").read_text()
-    rejudged = subprocess.run(
-        [sys.executable, "-m", "sotopia_tom_env.cli", "judge", str(out), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    rejudged = cli("judge", str(out), "--json")
     assert rejudged.returncode == 0, rejudged.stderr
     saved = {rec.episode_id: rec.scores.summary() for rec in read_records(out / EPISODES_FILE)}
     assert {row["episode_id"]: row["scores"] for row in json.loads(rejudged.stdout)} == saved
     assert (out / "judged-rule.jsonl").exists()
-    rebuilt = subprocess.run(
-        [sys.executable, "-m", "sotopia_tom_env.cli", "report", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    rebuilt = cli("report", str(out))
     assert rebuilt.returncode == 0 and (out / "summary.json").read_text() == first
     for name in ("report.md", "report.html", "acquisition.png", "behaviour.png", "infomgmt.png"):
         assert (out / name).stat().st_size > 0
@@ -234,23 +156,7 @@ def chromium() -> str:
 def test_transcript_viewer_in_a_real_browser(tmp_path):
     exe = chromium()
     out = tmp_path / "run"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sotopia_tom_env.cli",
-            "bench",
-            "--policies",
-            "ideal,leaky",
-            "--scenarios",
-            "tiny",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = cli("bench", "--policies", "ideal,leaky", "--scenarios", "tiny", "--out", str(out))
     assert r.returncode == 0, r.stderr
     from playwright.sync_api import sync_playwright
 

@@ -64,10 +64,22 @@ def test_coach_and_belief_players_make_their_extra_calls(episodes):
 
 def test_llm_judge_verdicts_parse_into_the_models(episodes, tmp_path):
     s, client, results, _ = episodes
-    judge = LLMJudge(client, cache=DiskCache(tmp_path), max_tokens=1024)
+    judge = LLMJudge(client, cache=DiskCache(tmp_path), max_tokens=3000)
     judgment = asyncio.run(judge.ajudge(s, results["basic"].transcript))
     assert not judgment.failures, (
         judgment.failures
     )  # every verdict parsed (its quality may be poor)
     scores = score(judgment, s, results["basic"].transcript.rounds)
     assert scores.CM is not None
+
+
+def test_scenario_pipeline_runs_against_the_local_server(vllm_server, tmp_path):
+    from scenarios.generate.llm import ScenarioPipeline
+
+    client = vllm_server.client(timeout_s=300)
+    result = asyncio.run(ScenarioPipeline(client, max_attempts=1, backoff_s=0, max_tokens=800).run("finance", 3, 1))
+    counters = result.summary()["finance"]
+    assert counters["attempts"] >= 1
+    outcomes = sum(counters.get(k, 0) for k in ("accepted", "gen_errors", "judge_errors", "dupes", "rejected"))
+    assert outcomes == counters["attempts"]  # every attempt ended one way or another, none crashed
+    assert all(set(entry) == {"scenario", "reason"} for entry in result.audit)

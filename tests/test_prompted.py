@@ -63,8 +63,12 @@ def plan_state():
     )
 
 
+def is_action(fmt):
+    return getattr(fmt, "__name__", None) == "AgentAction"  # the per-agent reply schema
+
+
 def reply(messages, fmt):
-    if fmt is AgentAction:
+    if is_action(fmt):
         return AgentAction.speak("OWNMSG from the nurse", to=["IT Security Lead"]).model_dump_json()
     if fmt is BeliefState:
         return belief_state().model_dump_json()
@@ -130,7 +134,7 @@ def test_prompts_hold_only_the_agents_own_view(strategy):
     action_prompts = [
         t
         for t, r in zip(texts, client.requests, strict=True)
-        if r["response_format"] is AgentAction
+        if is_action(r["response_format"])
     ]
     assert all("OBJ0X" in t and "BRIEF0X2" in t for t in action_prompts)  # its own brief
     assert any("public hello agent_1" in t for t in action_prompts)  # what it saw
@@ -165,21 +169,32 @@ def test_belief_first_turn_with_visible_messages_makes_three_calls():
     me.reset(obs["agent_1"], infos["agent_1"])
     obs, *_ = env.step({"agent_0": AgentAction.speak("hello all")})
     asyncio.run(me.act(obs["agent_1"], {"step": 1}))
-    kinds = [r["response_format"] for r in client.requests]
-    assert kinds == [BeliefState, BeliefState, AgentAction]  # init, update, action
+    kinds = [r["response_format"].__name__ for r in client.requests]
+    assert kinds == ["BeliefState", "BeliefState", "AgentAction"]  # init, update, action
     assert "hello all" in client.requests[1]["messages"][0]["content"]
 
 
-def test_state_caps_and_only_real_participants():
-    def big(messages, fmt):
+def test_state_bounds_and_only_real_participants():
+    def full(messages, fmt):
         if fmt is BeliefState:
-            return belief_state(memory=30, risks=12).model_dump_json()
+            return belief_state(memory=MEMORY_CAP, risks=RISK_CAP).model_dump_json()
         return reply(messages, fmt)
 
-    _, me, _ = play("tom_belief", FakeChatClient(big))
-    assert len(me.state.memory) == MEMORY_CAP and me.state.memory[-1].event == "e29"
-    assert len(me.state.privacy_risks) == RISK_CAP
+    _, me, _ = play("tom_belief", FakeChatClient(full))
+    assert len(me.state.memory) == MEMORY_CAP and len(me.state.privacy_risks) == RISK_CAP
     assert {b.agent_name for b in me.state.beliefs} == {"Finance Director", "IT Security Lead"}
+    schema = BeliefState.model_json_schema()
+    assert schema["properties"]["memory"]["maxItems"] == MEMORY_CAP  # bounded for constrained decoding
+
+    def oversize(messages, fmt):
+        if fmt is BeliefState and "Update the record" in messages[0]["content"]:
+            data = json.loads(belief_state().model_dump_json())
+            data["memory"] = [{"turn": i, "event": "x"} for i in range(MEMORY_CAP + 5)]
+            return json.dumps(data)
+        return reply(messages, fmt)
+
+    _, me, _ = play("tom_belief", FakeChatClient(oversize))
+    assert me.state.memory == [] and me.stats["state_update_failures"] == 2  # rejected, kept
 
 
 def test_failed_state_update_keeps_the_previous_state():
@@ -243,7 +258,7 @@ def test_failed_coach_call_means_no_note():
     client = FakeChatClient(coachless)
     _, me, _ = play("tom_coach", client)
     action_prompts = [
-        r["messages"][0]["content"] for r in client.requests if r["response_format"] is AgentAction
+        r["messages"][0]["content"] for r in client.requests if is_action(r["response_format"])
     ]
     assert all("Coach's note" not in p for p in action_prompts)
     assert me.stats["first_try_ok"] == 3 and me.stats["llm_errors"] == 2

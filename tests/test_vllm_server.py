@@ -1,4 +1,8 @@
-"""A real local vLLM server with the embedded default model (slow: ~40 s startup on CPU)."""
+"""A real local vLLM server with the embedded default model (slow: ~40 s startup on CPU).
+
+The server is the session fixture ``vllm_server`` (tests/conftest.py) shared with the other slow
+tests; this module runs last and its last test checks that stopping it leaves nothing behind.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,10 @@ import asyncio
 import importlib.util
 import os
 import socket
+from typing import Annotated, Literal
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from sotopia_tom_env.llm import DEFAULT_MODEL_NAME, ChatResult, VLLMServer
 
@@ -22,21 +27,22 @@ pytestmark = [
 
 
 class City(BaseModel):
-    name: str
-    country: str
-    population: int
+    # Bounded fields: under constrained decoding a tiny model can loop inside an unbounded
+    # string or number until the token budget ends and the JSON never closes.
+    name: Annotated[str, Field(max_length=40)]
+    country: Annotated[str, Field(max_length=40)]
+    continent: Literal["Africa", "Asia", "Europe", "North America", "South America", "Oceania"]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    log = tmp_path_factory.mktemp("vllm") / "server.log"
-    with VLLMServer(log_path=log) as srv:
-        yield srv
+def server(vllm_server):
+    """The session's shared server; the last test of this module (the last module) stops it."""
+    return vllm_server
 
 
 def test_structured_reply_parses_into_the_model(server):
     client = server.client(timeout_s=120)
-    messages = [{"role": "user", "content": "Describe Paris as JSON: name, country, population."}]
+    messages = [{"role": "user", "content": "Describe Paris as JSON: name, country, continent."}]
     result = asyncio.run(client.chat(messages, response_format=City, temperature=0, max_tokens=200))
     city = City.model_validate_json(result.text)
     assert city.name

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from rewards.judges.evidence import ScenarioIndex
 from rewards.verdicts import (
+    MAX_EVIDENCE,
     CPVVerdict,
     CPVViolation,
     DAAgentResult,
@@ -137,12 +138,12 @@ def _da_item(
         scenario.agents[ref.agent].pre_interaction_knowledge[ref.name].sensitivity == "private"
     )
     right = all((m.channel == "private") == private for m in hits)
-    where = ", ".join(f"{m.id} ({m.channel})" for m in hits)
+    where = ", ".join(f"{m.id} ({m.channel})" for m in hits[:MAX_EVIDENCE])
     return DAItemAssessment(
         item_name=name,
         was_disclosed=bool(hits),
         channel_appropriate=right,
-        evidence_spans=[m.id for m in hits],
+        evidence_spans=[m.id for m in hits][:MAX_EVIDENCE],
         reasoning=f"value stated in {where}" if hits else "value never stated by this agent",
     )
 
@@ -198,7 +199,7 @@ def _ia_item(
         asked_agent=asked_role,
         correct_person=person,
         channel_appropriate=channel,
-        evidence_spans=[m.id for m in requests],
+        evidence_spans=[m.id for m in requests][:MAX_EVIDENCE],
         reasoning=f"requested in {best.id} ({best.channel})",
     )
 

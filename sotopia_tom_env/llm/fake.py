@@ -6,7 +6,7 @@ import copy
 import inspect
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
 from pydantic import BaseModel
 
@@ -101,8 +101,10 @@ class FakeChatClient:
             reply = reply(messages, response_format)
             if inspect.isawaitable(reply):
                 reply = await reply
-        if isinstance(reply, BaseException) or _is_exception_class(reply):
+        if isinstance(reply, BaseException):
             raise reply
+        if _is_exception_class(reply):
+            raise reply()
         return _as_text(reply)
 
     def _pop(self) -> Reply:
@@ -118,7 +120,7 @@ class FakeChatClient:
         return self._script.pop(0)
 
 
-def _is_exception_class(value: object) -> bool:
+def _is_exception_class(value: object) -> TypeGuard[type[BaseException]]:
     return isinstance(value, type) and issubclass(value, BaseException)
 
 

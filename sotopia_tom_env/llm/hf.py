@@ -256,7 +256,8 @@ def _load(path: str, device: str, dtype: str | None) -> tuple[Any, Any]:
     tokenizer = AutoTokenizer.from_pretrained(path, padding_side="left")
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype).to(device)
+    model: Any = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype)
+    model.to(device)
     model.eval()
     return tokenizer, model
 

@@ -13,6 +13,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "DEFAULT_MODEL_NAME",
@@ -133,9 +134,10 @@ def _convert_into(gguf_path: Path, out: Path) -> None:
     folder, name = gguf_path.parent, gguf_path.name
     tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
     model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name)
-    if getattr(model, "hf_quantizer", None) is not None:
+    quantizer: Any = getattr(model, "hf_quantizer", None)
+    if quantizer is not None:
         # Otherwise save_pretrained records a GGUF quantization config no loader can honour.
-        model.hf_quantizer.remove_quantization_config(model)
+        quantizer.remove_quantization_config(model)
     tokenizer.model_max_length = model.config.max_position_embeddings
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)

@@ -217,10 +217,14 @@ class VLLMServer:
         return f"VLLMServer(model={self.model_name or self.model_arg!r}, {self.base_url}, {state})"
 
 
+# The server is ours and local: never route its health checks through an HTTP(S)_PROXY.
+_NO_PROXY_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
 def _get(url: str, timeout_s: float = 2) -> bytes | None:
     """GET a URL; the body on HTTP 200, else None."""
     try:
-        with urllib.request.urlopen(url, timeout=timeout_s) as response:
+        with _NO_PROXY_OPENER.open(url, timeout=timeout_s) as response:
             return response.read() if response.status == 200 else None
     except (urllib.error.URLError, OSError, ValueError):
         return None

@@ -83,6 +83,10 @@ def server_command(
         str(port),
         # No CUDA graphs / torch.compile: startup in ~40 s on CPU instead of minutes.
         "--enforce-eager",
+        # Compact JSON under structured outputs: a small model otherwise spends its token budget
+        # on whitespace between fields and runs out before closing the object.
+        "--structured-outputs-config",
+        json.dumps({"backend": "xgrammar", "disable_any_whitespace": True}),
     ]
     if cpu:
         command += ["--dtype", _cpu_dtype()]
