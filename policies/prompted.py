@@ -50,7 +50,11 @@ class PromptedPolicy:
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; choose from {STRATEGIES}")
         self.agent, self.client, self.name = agent, client, strategy
-        self.temperature, self.max_tokens, self.aux_max_tokens = temperature, max_tokens, aux_max_tokens
+        self.temperature, self.max_tokens, self.aux_max_tokens = (
+            temperature,
+            max_tokens,
+            aux_max_tokens,
+        )
         self.message_chars = message_chars
         self.stats: Counter[str] = Counter()
 

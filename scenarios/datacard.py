@@ -32,9 +32,15 @@ def counts(scenarios: Sequence[Scenario]) -> dict[str, Any]:
         "by_sector": {k: dict(sorted(v.items())) for k, v in sorted(by_sector.items())},
         "by_agents": dict(sorted(Counter(len(s.agents) for s in scenarios).items())),
         "facts_per_agent": _spread([len(a.pre_interaction_knowledge) for a in agents]),
-        "private_share": round(sum(i.sensitivity == "private" for i in items) / max(len(items), 1), 3),
-        "desired_per_agent": _spread([len(a.post_interaction_knowledge.desired_knowledge) for a in agents]),
-        "cannot_know_per_agent": _spread([len(a.post_interaction_knowledge.cannot_know_knowledge) for a in agents]),
+        "private_share": round(
+            sum(i.sensitivity == "private" for i in items) / max(len(items), 1), 3
+        ),
+        "desired_per_agent": _spread(
+            [len(a.post_interaction_knowledge.desired_knowledge) for a in agents]
+        ),
+        "cannot_know_per_agent": _spread(
+            [len(a.post_interaction_knowledge.cannot_know_knowledge) for a in agents]
+        ),
         "validator_errors": sum(len(r.errors) for r in reports),
         "validator_warnings": sum(len(r.warnings) for r in reports),
     }
@@ -69,14 +75,19 @@ def diversity(scenarios: Sequence[Scenario]) -> dict[str, Any]:
     return {
         "within_sector": round(float(sims[same & off_diag].mean()), 3),
         "across_sectors": round(float(sims[~same].mean()), 3),
-        "max_pair": {"similarity": round(float(masked[i, j]), 3), "ids": [scenarios[i].id, scenarios[j].id]},
+        "max_pair": {
+            "similarity": round(float(masked[i, j]), 3),
+            "ids": [scenarios[i].id, scenarios[j].id],
+        },
     }
 
 
 def markdown(name: str, stats: dict[str, Any], div: dict[str, Any] | None) -> str:
     """One set's section of the data card."""
     sectors = "\n".join(
-        f"| {sector} | " + " | ".join(str(by.get(n, 0)) for n in (3, 4, 5)) + f" | {sum(by.values())} |"
+        f"| {sector} | "
+        + " | ".join(str(by.get(n, 0)) for n in (3, 4, 5))
+        + f" | {sum(by.values())} |"
         for sector, by in stats["by_sector"].items()
     )
     lines = [
@@ -110,7 +121,10 @@ def main() -> None:
     args = parser.parse_args()
     for name in args.sets:
         loaded = load(name)
-        print(markdown(name, counts(loaded), None if args.no_embeddings else diversity(loaded)), end="\n\n")
+        print(
+            markdown(name, counts(loaded), None if args.no_embeddings else diversity(loaded)),
+            end="\n\n",
+        )
 
 
 if __name__ == "__main__":

@@ -77,8 +77,18 @@ def action_model(recipients: tuple[str, ...], max_chars: int = 2000) -> type[Bas
         __config__=ConfigDict(extra="forbid"),
         __doc__=AgentAction.__doc__,
         action_type=(ActionType, AgentAction.model_fields["action_type"]),
-        argument=(str, Field(description=AgentAction.model_fields["argument"].description, max_length=max_chars)),
-        to=(list[recipient], Field(description=AgentAction.model_fields["to"].description, max_length=len(recipients))),
+        argument=(
+            str,
+            Field(
+                description=AgentAction.model_fields["argument"].description, max_length=max_chars
+            ),
+        ),
+        to=(
+            list[recipient],
+            Field(
+                description=AgentAction.model_fields["to"].description, max_length=len(recipients)
+            ),
+        ),
     )
 
 

@@ -306,11 +306,17 @@ def report(run_dir: Annotated[Path, typer.Argument(help="A bench results folder.
 
 @app.command()
 def generate(
-    sector: Annotated[list[str], typer.Option(help="Sector(s) to generate for; repeat the option.")],
+    sector: Annotated[
+        list[str], typer.Option(help="Sector(s) to generate for; repeat the option.")
+    ],
     agents: Annotated[int, typer.Option(help="Agents per scenario.")] = 3,
     number: Annotated[int, typer.Option(help="Accepted scenarios wanted per sector.")] = 5,
-    out: Annotated[Path, typer.Option(help="Accepted scenarios (JSON list).")] = Path("generated.json"),
-    audit: Annotated[Path, typer.Option(help="Rejected and corrected originals with their reasons.")] = Path("generated-audit.json"),
+    out: Annotated[Path, typer.Option(help="Accepted scenarios (JSON list).")] = Path(
+        "generated.json"
+    ),
+    audit: Annotated[
+        Path, typer.Option(help="Rejected and corrected originals with their reasons.")
+    ] = Path("generated-audit.json"),
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
 ) -> None:
@@ -323,9 +329,13 @@ def generate(
         for name in sector:
             asyncio.run(pipeline.run(name, agents, number, result))
     scenarios.dump(result.accepted, out)
-    audit.write_text(json.dumps(result.audit, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    audit.write_text(
+        json.dumps(result.audit, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     typer.echo(json.dumps(result.summary(), indent=2))
-    typer.echo(f"{len(result.accepted)} accepted -> {out}; {len(result.audit)} audit entries -> {audit}")
+    typer.echo(
+        f"{len(result.accepted)} accepted -> {out}; {len(result.audit)} audit entries -> {audit}"
+    )
 
 
 @app.command()

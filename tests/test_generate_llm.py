@@ -6,7 +6,12 @@ import asyncio
 import json
 
 import scenarios
-from scenarios.generate.llm import GenerationResult, ScenarioPipeline, first_json_object, stable_hash
+from scenarios.generate.llm import (
+    GenerationResult,
+    ScenarioPipeline,
+    first_json_object,
+    stable_hash,
+)
 from scenarios.generate.seeds import break_scenario, seed_pair
 from sotopia_tom_env.llm import FakeChatClient
 
@@ -18,7 +23,13 @@ def as_json(s):
 
 
 def verdict(ok, reason, corrected):
-    return json.dumps({"is_logically_correct": ok, "anomalies_reason": reason, "corrected_scenario_json": corrected})
+    return json.dumps(
+        {
+            "is_logically_correct": ok,
+            "anomalies_reason": reason,
+            "corrected_scenario_json": corrected,
+        }
+    )
 
 
 def scripted(generations, judgments):
@@ -46,14 +57,19 @@ def test_judged_correct_candidate_is_accepted():
 
 def test_corrected_candidate_is_accepted_and_original_audited_with_reason():
     bad, _ = break_scenario(GOOD[2])
-    result = run(scripted([json.dumps(as_json(bad))], [verdict(False, "X failed", as_json(GOOD[2]))]))
+    result = run(
+        scripted([json.dumps(as_json(bad))], [verdict(False, "X failed", as_json(GOOD[2]))])
+    )
     assert len(result.accepted) == 1
     assert result.audit == [{"scenario": as_json(bad), "reason": "Bad seed: X failed"}]
 
 
 def test_corrected_scenario_that_still_fails_validation_is_rejected():
     bad, _ = break_scenario(GOOD[3])
-    result = run(scripted([json.dumps(as_json(bad))], [verdict(True, "looks fine", as_json(bad))]), attempts=1)
+    result = run(
+        scripted([json.dumps(as_json(bad))], [verdict(True, "looks fine", as_json(bad))]),
+        attempts=1,
+    )
     assert result.accepted == []
     (entry,) = result.audit
     assert entry["reason"].startswith("validator: ") and "goal_reachability" in entry["reason"]
@@ -62,16 +78,25 @@ def test_corrected_scenario_that_still_fails_validation_is_rejected():
 
 def test_judge_error_and_garbage_generation_are_counted_and_retried():
     s = as_json(GOOD[4])
-    client = scripted(["no json here", json.dumps(s), json.dumps(s)],
-                      ['{"is_logically_correct": true}', verdict(True, "ok", s)])
+    client = scripted(
+        ["no json here", json.dumps(s), json.dumps(s)],
+        ['{"is_logically_correct": true}', verdict(True, "ok", s)],
+    )
     result = run(client)
     assert len(result.accepted) == 1
-    assert result.summary()["legal"] == {"attempts": 3, "gen_errors": 1, "judge_errors": 1, "accepted": 1}
+    assert result.summary()["legal"] == {
+        "attempts": 3,
+        "gen_errors": 1,
+        "judge_errors": 1,
+        "accepted": 1,
+    }
 
 
 def test_duplicates_are_skipped():
     s = as_json(GOOD[5])
-    client = scripted([json.dumps(s), json.dumps(dict(reversed(list(s.items()))))], [verdict(True, "ok", s)])
+    client = scripted(
+        [json.dumps(s), json.dumps(dict(reversed(list(s.items()))))], [verdict(True, "ok", s)]
+    )
     result = run(client, number=2, attempts=1)
     assert len(result.accepted) == 1 and result.summary()["legal"]["dupes"] == 1
 

@@ -77,9 +77,13 @@ def test_scenario_pipeline_runs_against_the_local_server(vllm_server, tmp_path):
     from scenarios.generate.llm import ScenarioPipeline
 
     client = vllm_server.client(timeout_s=300)
-    result = asyncio.run(ScenarioPipeline(client, max_attempts=1, backoff_s=0, max_tokens=800).run("finance", 3, 1))
+    result = asyncio.run(
+        ScenarioPipeline(client, max_attempts=1, backoff_s=0, max_tokens=800).run("finance", 3, 1)
+    )
     counters = result.summary()["finance"]
     assert counters["attempts"] >= 1
-    outcomes = sum(counters.get(k, 0) for k in ("accepted", "gen_errors", "judge_errors", "dupes", "rejected"))
+    outcomes = sum(
+        counters.get(k, 0) for k in ("accepted", "gen_errors", "judge_errors", "dupes", "rejected")
+    )
     assert outcomes == counters["attempts"]  # every attempt ended one way or another, none crashed
     assert all(set(entry) == {"scenario", "reason"} for entry in result.audit)

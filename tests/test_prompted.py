@@ -132,9 +132,7 @@ def test_prompts_hold_only_the_agents_own_view(strategy):
         for canary in FORBIDDEN:
             assert canary not in text, (strategy, canary)
     action_prompts = [
-        t
-        for t, r in zip(texts, client.requests, strict=True)
-        if is_action(r["response_format"])
+        t for t, r in zip(texts, client.requests, strict=True) if is_action(r["response_format"])
     ]
     assert all("OBJ0X" in t and "BRIEF0X2" in t for t in action_prompts)  # its own brief
     assert any("public hello agent_1" in t for t in action_prompts)  # what it saw
@@ -184,7 +182,9 @@ def test_state_bounds_and_only_real_participants():
     assert len(me.state.memory) == MEMORY_CAP and len(me.state.privacy_risks) == RISK_CAP
     assert {b.agent_name for b in me.state.beliefs} == {"Finance Director", "IT Security Lead"}
     schema = BeliefState.model_json_schema()
-    assert schema["properties"]["memory"]["maxItems"] == MEMORY_CAP  # bounded for constrained decoding
+    assert (
+        schema["properties"]["memory"]["maxItems"] == MEMORY_CAP
+    )  # bounded for constrained decoding
 
     def oversize(messages, fmt):
         if fmt is BeliefState and "Update the record" in messages[0]["content"]:

@@ -188,8 +188,12 @@ def test_hf_datasets_folder_loads(tmp_path, tiny):
     datasets = pytest.importorskip("datasets")
     rows = [json.loads(s.model_dump_json(exclude_none=True)) for s in tiny]
     datasets.Dataset.from_list(rows).save_to_disk(str(tmp_path / "nested"))  # Arrow structs
-    as_strings = [{k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in r.items()} for r in rows]
-    datasets.DatasetDict({"test": datasets.Dataset.from_list(as_strings)}).save_to_disk(str(tmp_path / "strings"))
+    as_strings = [
+        {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in r.items()} for r in rows
+    ]
+    datasets.DatasetDict({"test": datasets.Dataset.from_list(as_strings)}).save_to_disk(
+        str(tmp_path / "strings")
+    )
     for folder in ("nested", "strings"):
         loaded = scenarios.load(tmp_path / folder)
         assert [s.model_dump() for s in loaded] == [s.model_dump() for s in tiny], folder

@@ -110,10 +110,19 @@ class ScenarioPipeline:
         max_tokens: generation budget per call.
     """
 
-    def __init__(self, client: Any, *, max_attempts: int = 4, backoff_s: float = 1.0, max_tokens: int = 3000) -> None:
-        self.client, self.max_attempts, self.backoff_s, self.max_tokens = client, max_attempts, backoff_s, max_tokens
+    def __init__(
+        self, client: Any, *, max_attempts: int = 4, backoff_s: float = 1.0, max_tokens: int = 3000
+    ) -> None:
+        self.client, self.max_attempts, self.backoff_s, self.max_tokens = (
+            client,
+            max_attempts,
+            backoff_s,
+            max_tokens,
+        )
 
-    async def run(self, sector: str, agents: int, number: int, result: GenerationResult | None = None) -> GenerationResult:
+    async def run(
+        self, sector: str, agents: int, number: int, result: GenerationResult | None = None
+    ) -> GenerationResult:
         """Try to produce ``number`` accepted scenarios for one sector."""
         result = result or GenerationResult()
         counters = result.counters.setdefault(sector, Counter())
@@ -130,7 +139,9 @@ class ScenarioPipeline:
 
     async def _attempt(self, sector: str, agents: int, good: str, bad: str, reason: str,
                        result: GenerationResult, counters: Counter[str], seen: set[str]) -> bool:  # fmt: skip
-        candidate = await self._json(GENERATOR.format(sector=sector, agents=agents, good=good, bad=bad, reason=reason))
+        candidate = await self._json(
+            GENERATOR.format(sector=sector, agents=agents, good=good, bad=bad, reason=reason)
+        )
         if candidate is None:
             counters["gen_errors"] += 1
             return False
@@ -140,7 +151,11 @@ class ScenarioPipeline:
             return True
         verdict = await self._json(JUDGE.format(scenario=json.dumps(candidate, ensure_ascii=False)))
         corrected = verdict.get("corrected_scenario_json") if verdict else None
-        if not verdict or not {"is_logically_correct", "anomalies_reason"} <= set(verdict) or not isinstance(corrected, dict):
+        if (
+            not verdict
+            or not {"is_logically_correct", "anomalies_reason"} <= set(verdict)
+            or not isinstance(corrected, dict)
+        ):
             counters["judge_errors"] += 1
             return False
         fixed = stable_hash(corrected)
@@ -149,7 +164,9 @@ class ScenarioPipeline:
             return True
         seen.update({original, fixed})
         if not verdict["is_logically_correct"]:
-            result.audit.append({"scenario": candidate, "reason": f"Bad seed: {verdict['anomalies_reason']}"})
+            result.audit.append(
+                {"scenario": candidate, "reason": f"Bad seed: {verdict['anomalies_reason']}"}
+            )
         return self._accept(sector, agents, corrected, result, counters)
 
     def _accept(self, sector: str, agents: int, corrected: dict[str, Any], result: GenerationResult,
@@ -161,16 +178,25 @@ class ScenarioPipeline:
         except ScenarioFormatError as e:
             return self._reject(corrected, f"format: {e}", result, counters)
         if len(scenario.agents) != agents:
-            return self._reject(corrected, f"has {len(scenario.agents)} agents, wanted {agents}", result, counters)
+            return self._reject(
+                corrected, f"has {len(scenario.agents)} agents, wanted {agents}", result, counters
+            )
         errors = [f for f in check(scenario) if f.severity == "error"]
         if errors:
-            return self._reject(corrected, "validator: " + "; ".join(f"{f.rule} at {f.path}" for f in errors[:5]), result, counters)
+            return self._reject(
+                corrected,
+                "validator: " + "; ".join(f"{f.rule} at {f.path}" for f in errors[:5]),
+                result,
+                counters,
+            )
         result.accepted.append(scenario)
         counters["accepted"] += 1
         return True
 
     @staticmethod
-    def _reject(scenario: dict[str, Any], reason: str, result: GenerationResult, counters: Counter[str]) -> bool:
+    def _reject(
+        scenario: dict[str, Any], reason: str, result: GenerationResult, counters: Counter[str]
+    ) -> bool:
         result.audit.append({"scenario": scenario, "reason": reason})
         counters["rejected"] += 1
         return True
