@@ -24,6 +24,7 @@ $(STAMP):
 	touch $@
 
 test: setup
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 test-fast: setup
