@@ -40,22 +40,23 @@ class PromptedPolicy:
         client: a chat client (``sotopia_tom_env.llm``).
         strategy: one of :data:`STRATEGIES`.
         temperature: sampling temperature of the action call (auxiliary calls use 0.2).
-        max_tokens: generation budget of the action call.
-        message_chars: longest message the reply schema allows (short enough to finish in
-            ``max_tokens``; never above the env's limit).
+        max_tokens: generation budget of the action call; by default enough for the longest
+            allowed message even at one character per token, so the JSON always closes.
+        message_chars: longest message the reply schema allows (never above the env's limit).
     """
 
     def __init__(self, agent: AgentID, client: Any, strategy: str = "basic", *, temperature: float = 0.7,
-                 max_tokens: int = 256, aux_max_tokens: int = 768, message_chars: int = 600) -> None:  # fmt: skip
+                 max_tokens: int | None = None, aux_max_tokens: int = 768, message_chars: int = 400) -> None:  # fmt: skip
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; choose from {STRATEGIES}")
         self.agent, self.client, self.name = agent, client, strategy
-        self.temperature, self.max_tokens, self.aux_max_tokens = (
+        self.temperature, self.aux_max_tokens, self.message_chars = (
             temperature,
-            max_tokens,
             aux_max_tokens,
+            message_chars,
         )
-        self.message_chars = message_chars
+        self.max_tokens = max_tokens or message_chars + 100  # + the JSON around the message
+        self.rejected: list[str] = []  # why replies were refused, for debugging prompts
         self.stats: Counter[str] = Counter()
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
@@ -100,6 +101,7 @@ class PromptedPolicy:
                     reply  # the env parses the model's own words, so format penalties stay honest
                 )
             self.stats["invalid_replies"] += 1
+            self.rejected.append(error)
         self.stats["fallback_none"] += 1
         return AgentAction.none()
 

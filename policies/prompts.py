@@ -14,7 +14,7 @@ Your brief below is private to you. Be natural and concise, and do not repeat wh
 {observation}
 
 Reply with one JSON object and nothing else. Its fields: "action_type" is "speak", "none" (stay silent) or "leave";
-"argument" is what you say, in your own words (empty unless you speak); "to" lists the roles to message privately,
+"argument" is what you say, in your own words; "to" lists the roles to message privately,
 or is empty to speak to everyone. Possible recipients: {recipients}."""
 
 GUIDANCE = {

@@ -80,7 +80,9 @@ def action_model(recipients: tuple[str, ...], max_chars: int = 2000) -> type[Bas
         argument=(
             str,
             Field(
-                description=AgentAction.model_fields["argument"].description, max_length=max_chars
+                description=AgentAction.model_fields["argument"].description,
+                min_length=1,
+                max_length=max_chars,
             ),
         ),
         to=(

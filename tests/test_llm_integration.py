@@ -48,7 +48,8 @@ def test_every_strategy_plays_and_structured_outputs_parse_first_time(episodes):
         turns += stats["turns"]
         first_try += stats["first_try_ok"]
         assert not result.policy_errors, result.policy_errors
-    assert first_try / turns >= 0.95, (first_try, turns)
+    errors = [t["error"] for r in results.values() for t in r.turn_log if t["error"]]
+    assert first_try / turns >= 0.95, (first_try, turns, errors)
     assert client.stats.failures == 0
 
 
