@@ -151,10 +151,10 @@ async def _play_one(
 
 
 def _scores_json(scores: Any) -> dict[str, Any]:
+    """``{"scores": {DA, IA, EFF, CPV, CM}, "per_agent": {role: {...}}}`` (a failed metric is null)."""
     return {
         "scores": scores.summary(),
         "per_agent": {role: parts.model_dump() for role, parts in scores.per_agent.items()},
-        "failures": scores.failures,
     }
 
 
@@ -210,7 +210,12 @@ async def _rejudge(records: list[Any], kind: str, client: Any) -> list[dict[str,
     judge = make_judge(kind, client)
     done = await asyncio.gather(*(judge_episode(judge, r.scenario, r.transcript) for r in records))
     return [
-        {"episode_id": r.episode_id, "judgment": j.model_dump(), **_scores_json(s)}
+        {
+            "episode_id": r.episode_id,
+            "judgment": j.model_dump(),
+            "failures": s.failures,
+            **_scores_json(s),
+        }
         for r, (j, s) in zip(records, done, strict=True)
     ]
 
@@ -317,6 +322,8 @@ def generate(
     audit: Annotated[
         Path, typer.Option(help="Rejected and corrected originals with their reasons.")
     ] = Path("generated-audit.json"),
+    max_attempts: Annotated[int, typer.Option(help="Attempts per wanted scenario.")] = 4,
+    max_tokens: Annotated[int, typer.Option(help="Generation budget per call.")] = 3000,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
 ) -> None:
@@ -325,7 +332,7 @@ def generate(
 
     result = GenerationResult()
     with _client(True, model, base_url) as client:
-        pipeline = ScenarioPipeline(client)
+        pipeline = ScenarioPipeline(client, max_attempts=max_attempts, max_tokens=max_tokens)
         for name in sector:
             asyncio.run(pipeline.run(name, agents, number, result))
     scenarios.dump(result.accepted, out)
