@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from rapidfuzz import fuzz, process, utils
 
@@ -37,9 +37,11 @@ FUZZY_MIN_MARGIN = 5
 SUBSTRING_MIN_CHARS = 8
 
 
-@dataclass(frozen=True, order=True)
-class ItemRef:
-    """An item as held: the owner's index in ``scenario.agents`` and the knowledge key."""
+class ItemRef(NamedTuple):
+    """An item as held: the owner's index in ``scenario.agents`` and the knowledge key.
+
+    A named tuple (ordered, and hashed fast: judges keep sets of them for every message).
+    """
 
     agent: int
     name: str

@@ -24,9 +24,10 @@ sentence opener may be a name there).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+import string
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from scenarios.schema import Scenario
@@ -50,8 +51,12 @@ _NUMBER_WORD = re.compile(
     + r")(?:[\s-]+(?:and[\s-]+a[\s-]+half|and|hundred|point|a half|"
     + "|".join([*_UNITS, *_TENS])
     + r"))*\b(?!-[a-z])",  # "one-time" is not a number
-    re.I,
 )
+NUMBER_WORDS = frozenset([*_UNITS, *_TENS, "hundred"])
+_DIGIT = re.compile(r"\d")
+# The patterns above without re.I run on this ASCII lower-casing, which keeps every position, so
+# matches index the original text; Python's re scans case-insensitive alternations far slower.
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _MULT = {
     "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6,
     "b": 1e9, "bn": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12,
@@ -63,29 +68,34 @@ _CUES = re.compile(
     re.I,
 )
 _SCALE = re.compile(r"(?:\bof|/)\s*$", re.I)
+# A leading lookahead (?=\d) or (?=[A-Z]) lets Python's re skip to candidate positions fast.
 _DATE_PATTERNS = (
-    re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"),  # 2026-02-14
-    re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"),  # 02/14/2026 (US order)
-    re.compile(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b", re.I),
-    re.compile(
-        rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})(?:,?\s+(\d{{4}}))?\b", re.I
-    ),
+    re.compile(r"(?=\d)\b(\d{4})-(\d{1,2})-(\d{1,2})\b"),  # 2026-02-14
+    re.compile(r"(?=\d)\b(\d{1,2})/(\d{1,2})/(\d{4})\b"),  # 02/14/2026 (US order)
+    re.compile(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b"),
+    re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})(?:,?\s+(\d{{4}}))?\b"),
 )
-_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\s+(\d{{4}})\b", re.I)
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\s+(\d{{4}})\b")
 _TIME = re.compile(
-    r"\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*([ap])\.?m\.?(?!\w)|\b([01]?\d|2[0-3]):([0-5]\d)\b", re.I
+    r"(?=\d)(?:\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*([ap])\.?m\.?(?!\w)|\b([01]?\d|2[0-3]):([0-5]\d)\b)"
 )
 _CODE = re.compile(
     r"\b(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*\b"
 )
-_CODE_UPPER = re.compile(r"\b[A-Z]{2,}(?:[-/][A-Z0-9]+)+\b")
+_CODE_UPPER = re.compile(r"(?=[A-Z])\b[A-Z]{2,}(?:[-/][A-Z0-9]+)+\b")
+# The pattern starts at the digits, so the scan jumps between them; a currency sign or code before
+# the number is looked up separately (an optional prefix group made every position a start).
+_CURRENCY_BEFORE = re.compile(r"(?:[$€£]|\b(?:usd|eur|gbp))\s?\s?$")
 _NUMBER = re.compile(
-    r"(?P<cur>[$€£]|\b(?:USD|EUR|GBP)\s?)?\s?(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)"
+    r"(?=[\d.])(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)"
     r"(?:(?P<mult>k|m|b)\b|\s?(?P<multw>mm|mn|bn|thousand|million|billion|trillion)\b)?"
     r"\s?(?P<pct>%|percent\b|per cent\b|pct\b)?",
-    re.I,
 )
-_NAME = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[A-Z][a-z'’]+(?:\s+[A-Z][a-z'’]+)*)\b")
+# A name never runs across a line break (a new line starts a new clause).
+_NAME = re.compile(
+    r"(?=[A-Z])\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[A-Z][a-z'’]+(?:[^\S\n]+[A-Z][a-z'’]+)*)\b"
+)
+_CAMEL = re.compile(r"[a-z][A-Z]")
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
     """a an the and or of for to in on at by with from per vs via as is are was were be been our your
@@ -115,6 +125,7 @@ _GENERIC_NAME_WORDS = {
 }  # fmt: skip
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light stem: lower case, common suffixes off, at most five letters."""
     w = word.lower()
@@ -127,12 +138,18 @@ def stem(word: str) -> str:
 
 def stems(text: str) -> set[str]:
     """Stems of the content words of ``text``."""
-    return {stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1}
+    found = set(map(_content_stem, _WORD.findall(text.lower())))
+    found.discard("")
+    return found
 
 
-@dataclass(frozen=True)
-class Atom:
-    """One checkable detail of a text, in canonical form."""
+@lru_cache(maxsize=65536)
+def _content_stem(word: str) -> str:
+    return "" if word in _STOP or len(word) < 2 else stem(word)
+
+
+class Atom(NamedTuple):
+    """One checkable detail of a text, in canonical form (a tuple: made and hashed fast)."""
 
     key: str
     kind: str
@@ -142,7 +159,7 @@ class Atom:
     money: bool = False
     percent: bool = False
     cue: bool = False
-    context: frozenset[str] = field(default_factory=frozenset)
+    context: frozenset[str] = frozenset()
     alts: tuple[str, ...] = ()
 
 
@@ -161,8 +178,11 @@ def atoms(text: str, loose: bool = False) -> tuple[Atom, ...]:
     text = spell_out(text)
     taken: list[tuple[int, int]] = []
     found: list[Atom] = []
-    for extract in (_dates, _times, _codes, _numbers):
-        for start, end, atom in extract(text):
+    # Dates, times, numbers and mixed codes all contain a digit: most sentences skip them.
+    extractors = (_dates, _times, _codes, _numbers) if _DIGIT.search(text) else (_codes,)
+    low = text.translate(_ASCII_LOWER)
+    for extract in extractors:
+        for start, end, atom in extract(text, low):
             if any(s < end and start < e for s, e in taken):
                 continue
             taken.append((start, end))
@@ -248,17 +268,22 @@ def public_context_keys(scenario: Scenario) -> frozenset[str]:
 
 def spell_out(text: str) -> str:
     """Replace numbers written in words by digits ("twenty-one point four" -> "21.4")."""
-    if not re.search(r"[a-z]", text, re.I):
-        return text
-    return _NUMBER_WORD.sub(_word_number, text)
+    low = text.translate(_ASCII_LOWER)
+    if NUMBER_WORDS.isdisjoint(_WORD.findall(low)):
+        return text  # the common case, found much faster than by the full pattern
+    parts, last = [], 0
+    for m in _NUMBER_WORD.finditer(low):
+        parts += [text[last : m.start()], _word_number(text[m.start() : m.end()])]
+        last = m.end()
+    return "".join(parts) + text[last:]
 
 
-def _word_number(m: re.Match[str]) -> str:
-    words = re.split(r"[\s-]+", m.group(0).lower())
+def _word_number(phrase: str) -> str:
+    words = re.split(r"[\s-]+", phrase.lower())
     if words == ["a"] or (words[0] == "a" and (len(words) < 2 or words[1] != "hundred")):
-        return m.group(0)
+        return phrase
     value = _words_value(words)
-    return m.group(0) if value is None else _fmt(value)
+    return phrase if value is None else _fmt(value)
 
 
 def _words_value(words: list[str]) -> float | None:
@@ -289,9 +314,14 @@ def _words_value(words: list[str]) -> float | None:
 # -- extractors -------------------------------------------------------------------------------
 
 
-def _dates(text: str):
-    for i, pat in enumerate(_DATE_PATTERNS):
-        for m in pat.finditer(text):
+# Extractors take the text and its ASCII lower-casing (same positions) and yield (start, end, atom).
+
+
+def _dates(text: str, low: str):
+    # The written forms need a month name; checking the words first skips their patterns.
+    months = not _MONTHS.keys().isdisjoint(_WORD.findall(low))
+    for i, pat in enumerate(_DATE_PATTERNS if months else _DATE_PATTERNS[:2]):
+        for m in pat.finditer(low):
             g = m.groups()
             if i == 0:
                 y, mo, d = g[0], int(g[1]), int(g[2])
@@ -303,24 +333,26 @@ def _dates(text: str):
                 d, mo, y = int(g[0]), _MONTHS[g[1].lower().rstrip(".")], g[2]
             if 1 <= mo <= 12 and 1 <= d <= 31:
                 key = f"d:{y or '????'}-{mo:02d}-{d:02d}"
-                yield m.start(), m.end(), Atom(key, "date", m.group(0), True)
-    for m in _MONTH_YEAR.finditer(text):
+                yield m.start(), m.end(), Atom(key, "date", text[m.start() : m.end()], True)
+    for m in _MONTH_YEAR.finditer(low) if months else ():
         mo = _MONTHS[m.group(1).lower().rstrip(".")]
-        yield m.start(), m.end(), Atom(f"m:{m.group(2)}-{mo:02d}", "month", m.group(0), True)
+        month = Atom(f"m:{m.group(2)}-{mo:02d}", "month", text[m.start() : m.end()], True)
+        yield m.start(), m.end(), month
 
 
-def _times(text: str):
-    for m in _TIME.finditer(text):
+def _times(text: str, low: str):
+    for m in _TIME.finditer(low):
         if m.group(4) is not None:
             h, mi = int(m.group(4)), int(m.group(5))
         else:
             h, mi = int(m.group(1)) % 12, int(m.group(2) or 0)
-            if m.group(3).lower() == "p":
+            if m.group(3) == "p":
                 h += 12
-        yield m.start(), m.end(), Atom(f"t:{h:02d}:{mi:02d}", "time", m.group(0), True)
+        time = Atom(f"t:{h:02d}:{mi:02d}", "time", text[m.start() : m.end()], True)
+        yield m.start(), m.end(), time
 
 
-def _codes(text: str):
+def _codes(text: str, low: str):
     for pat in (_CODE_UPPER, _CODE):
         for m in pat.finditer(text):
             tok = m.group(0)
@@ -330,51 +362,50 @@ def _codes(text: str):
             yield m.start(), m.end(), Atom(key, "code", tok, True)
 
 
-def _numbers(text: str):
-    for m in _NUMBER.finditer(text):
+def _numbers(text: str, low: str):
+    for m in _NUMBER.finditer(low):
         try:
             value = float(m.group("num").replace(",", ""))
         except ValueError:
             continue
-        mult = (
-            m.group("mult") or m.group("multw") or ""
-        ).lower()  # "340 m" is metres, "340m" millions
+        mult = m.group("mult") or m.group("multw") or ""  # "340 m" is metres, "340m" millions
         value *= _MULT.get(mult, 1)
-        if value in (10, 100, 1000) and _SCALE.search(text[max(0, m.start() - 8) : m.start()]):
+        currency = _CURRENCY_BEFORE.search(low, max(0, m.start() - 6), m.start())
+        start = currency.start() if currency else m.start()
+        if value in (10, 100, 1000) and _SCALE.search(text[max(0, start - 8) : start]):
             continue  # "84 of 100": the scale says nothing about the value
         after = [
             w
-            for w in _WORD.findall(text[m.end() : m.end() + 60].lower())
+            for w in _WORD.findall(low[m.end() : m.end() + 60])
             if w not in _STOP and not w.isdigit()
         ][:3]
         percent = bool(m.group("pct"))
-        money = bool(m.group("cur")) or bool(after and after[0] in _CURRENCY_WORDS)
+        money = bool(currency) or bool(after and after[0] in _CURRENCY_WORDS)
         strong = money or percent or bool(mult) or "." in m.group("num") or _strong_int(value)
-        cue = bool(_CUES.search(text[max(0, m.start() - 24) : m.start()]))
-        atom = Atom(f"n:{_fmt(value)}", "number", m.group(0).strip(), strong, value, money, percent, cue,
+        cue = bool(_CUES.search(text[max(0, start - 24) : start]))
+        atom = Atom(f"n:{_fmt(value)}", "number", text[start : m.end()].strip(), strong, value, money, percent, cue,
                     frozenset(stem(w) for w in after))  # fmt: skip
         yield m.start("num"), m.end(), atom
 
 
 def _names(text: str, loose: bool):
-    for clause in re.finditer(r"[^;:.!?\n(]+", text):
-        body = clause.group(0)
-        for m in _NAME.finditer(body):
-            words = [w for w in m.group(0).split() if w.lower() not in _STOP_NAMES]
-            if not words:
-                continue
-            camel = bool(re.search(r"[a-z][A-Z]", m.group(0)))
-            opener = m.start() == len(body) - len(body.lstrip())
-            if opener and len(words) < 2 and not camel and not loose:
-                continue  # a capitalised clause opener is usually an ordinary word
-            start = clause.start() + m.start()
-            alts = (
-                tuple(f"w:{w.lower()}" for w in words if w.lower() not in _GENERIC_NAME_WORDS)
-                if len(words) > 1
-                else ()
-            )
-            key = "w:" + " ".join(w.lower() for w in words)
-            yield start, start + len(m.group(0)), Atom(key, "name", m.group(0), True, alts=alts)
+    for m in _NAME.finditer(text):
+        name = m.group(0)
+        words = [w.lower() for w in name.split()]
+        words = [w for w in words if w not in _STOP_NAMES]
+        if not words:
+            continue
+        if not loose and len(words) < 2 and not _CAMEL.search(name) and _opens_clause(text, m):
+            continue  # a capitalised clause opener is usually an ordinary word
+        alts = (
+            tuple(f"w:{w}" for w in words if w not in _GENERIC_NAME_WORDS) if len(words) > 1 else ()
+        )
+        yield m.start(), m.end(), Atom("w:" + " ".join(words), "name", name, True, alts=alts)
+
+
+def _opens_clause(text: str, m: re.Match[str]) -> bool:
+    before = text[: m.start()].rstrip(" \t\r\f\v")
+    return not before or before[-1] in ";:.!?\n("
 
 
 def _strong_int(value: float) -> bool:

@@ -31,32 +31,42 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from scenarios import ItemRef, Scenario
-from scenarios.values import Atom, Said, approx_equal, atoms, public_context_keys, said, stems
+from scenarios.values import (
+    NUMBER_WORDS,
+    Atom,
+    Said,
+    approx_equal,
+    atoms,
+    public_context_keys,
+    said,
+    stems,
+)
 
 _REQUEST = re.compile(
     r"\b(?:could|can|would|will|might) (?:you|someone|the)\b|\bplease\b|\b(?:like|love|want|need|keen|hoping) to (?:know|hear|see|understand|learn|get)\b"
     r"|\bi(?:'d| would)?(?: really)? (?:need|want|like)\b|\bwe need\b|\bdo you (?:have|know)\b"
     r"|\blet (?:me|us) know\b|\bmay i ask\b|\b(?:request|requesting|wondering)\b|\bcurious\b|\btell (?:me|us)\b"
     r"|\bshare with (?:me|us)\b|\bappreciate (?:knowing|hearing|it if|a|the|your)\b|\bsend (?:me|us|over)\b",
-    re.I,
-)
+)  # matched against a lower-cased sentence, like the cues below (faster than re.I)
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"[a-z0-9]+")
 _SENTENCE = re.compile(r"(?:[^.?!;\n]|\.(?=\d))+[.?!;\n]*")  # "7.1%" does not end a sentence
 _DURATION_UNITS = {"day", "week", "month", "year", "hour", "minut", "quart"}  # unit stems
 _KIND_CUES = (  # question phrases that say what kind of value is wanted
     (
-        re.compile(r"\bhow long\b", re.I),
+        re.compile(r"\bhow long\b"),
         lambda a: a.kind == "number" and bool(a.context & _DURATION_UNITS),
     ),
     (
-        re.compile(r"\bhow many\b|\bwhat number of\b", re.I),
+        re.compile(r"\bhow many\b|\bwhat number of\b"),
         lambda a: a.kind == "number" and not a.money,
     ),
-    (re.compile(r"\bhow much\b", re.I), lambda a: a.money),
+    (re.compile(r"\bhow much\b"), lambda a: a.money),
     (
-        re.compile(r"\bwhen\b|\bwhat date\b|\bby what date\b", re.I),
+        re.compile(r"\bwhen\b|\bwhat date\b|\bby what date\b"),
         lambda a: a.kind in ("date", "month", "time"),
     ),
-    (re.compile(r"\bwhat (?:percent|percentage|share|rate)\b", re.I), lambda a: a.percent),
+    (re.compile(r"\bwhat (?:percent|percentage|share|rate)\b"), lambda a: a.percent),
 )
 
 
@@ -116,10 +126,34 @@ class ScenarioIndex:
                 self.by_key.setdefault(k, set()).add(ref)
             for x in f.numbers + f.weak:
                 self.by_number.setdefault(x.value, set()).add(ref)
+        self.numeric = [(ref, f) for ref, f in self.items.items() if f.numbers]
         self.wordy = {
             ref for ref, f in self.items.items() if not f.keys and not f.numbers and not f.weak
         }
         self.aliases = [_aliases(scenario, i) for i in range(len(scenario.agents))]
+        self.by_word = [self._by_word(i) for i in range(len(scenario.agents))]
+        # Every atom of a value but a name or a letter code holds a digit or a number word, and
+        # a message states a name or letter code only with its words: a message with none of
+        # these cannot state any atom, so its (costly) atom extraction is skipped.
+        self.triggers = NUMBER_WORDS | {
+            w
+            for _, item in raw.values()
+            for a in atoms(item.text)
+            if a.kind in ("name", "code") and not _DIGIT.search(a.text)
+            for w in _trigger_words(a)
+        }
+
+    def _by_word(self, sender: int) -> dict[str, dict[ItemRef, ItemFacts]]:
+        """For each stem, the items a request by ``sender`` with that stem may be about."""
+        index: dict[str, dict[ItemRef, ItemFacts]] = {}
+        for ref, f in self.items.items():
+            if ref.agent != sender:
+                for w in f.topic | f.words:
+                    index.setdefault(w, {})[ref] = f
+        for ref, topics in self.aliases[sender].items():
+            for w in (w for t in topics for w in self._topic(t)):
+                index.setdefault(w, {})[ref] = self.items[ref]
+        return index
 
     def _facts(self, raw: dict, ref: ItemRef, shared: _Shared) -> ItemFacts:
         role, item = raw[ref]
@@ -148,14 +182,19 @@ class ScenarioIndex:
 
     def disclosed(self, text: str) -> set[ItemRef]:
         """Items whose value ``text`` discloses (only plausible candidates are checked in full)."""
-        s = said(text)
+        if not _DIGIT.search(text) and self.triggers.isdisjoint(_WORD.findall(text.lower())):
+            if not self.wordy:
+                return set()
+            s = Said(frozenset(), (), frozenset(stems(text)))  # only word-level rules can match
+        else:
+            s = said(text)
         vague = tuple(x for x in s.numbers if (x.value, x.money, x.percent) not in self.values)
         candidates = set(self.wordy)
         for k in s.keys:
             candidates |= self.by_key.get(k, set())
         for x in s.numbers:
             candidates |= self.by_number.get(x.value, set())
-        for ref, f in self.items.items():
+        for ref, f in self.numeric if vague else ():
             if ref not in candidates and any(approx_equal(a, x) for a in f.numbers for x in vague):
                 candidates.add(ref)
         return {ref for ref in candidates if discloses(s, self.items[ref], vague)}
@@ -168,12 +207,18 @@ class ScenarioIndex:
         reimbursement figure, not for the per-patient cost.
         """
         out: set[ItemRef] = set()
-        others = [f for ref, f in self.items.items() if ref.agent != sender]
         for sentence in request_sentences(text):
             # "Audit Manager, could you…" names a person, not a topic.
             words = stems(sentence) - self.role_words
-            cues = frozenset(i for i, (cue, _) in enumerate(_KIND_CUES) if cue.search(sentence))
-            best = max((_topic_score(words, cues, f, f.topic) for f in others), default=0.0)
+            # Only items sharing a word with the sentence can score above 0.
+            near: dict[ItemRef, ItemFacts] = {}
+            for w in words & self.by_word[sender].keys():
+                near.update(self.by_word[sender][w])
+            if not near:
+                continue
+            low = sentence.lower()
+            cues = frozenset(i for i, (cue, _) in enumerate(_KIND_CUES) if cue.search(low))
+            best = max(_topic_score(words, cues, f, f.topic) for f in near.values())
             for ref in refs:
                 facts = self.items[ref]
                 topics = [facts.topic, *(self._topic(t) for t in self.aliases[sender].get(ref, ()))]
@@ -181,6 +226,15 @@ class ScenarioIndex:
                 if score > 0 and score >= best:
                     out.add(ref)
         return out
+
+
+def _trigger_words(atom: Atom) -> list[str]:
+    """Words a message needs to state ``atom``.
+
+    Any word of a name (each may be said alone), the longest word of a code (said only whole).
+    """
+    words = _WORD.findall(atom.text.lower())
+    return words if atom.kind == "name" else [max(words, key=len)]
 
 
 def _aliases(scenario: Scenario, agent: int) -> dict[ItemRef, set[frozenset[str]]]:
@@ -225,7 +279,9 @@ def _topic_score(
 @lru_cache(maxsize=65536)
 def request_sentences(text: str) -> tuple[str, ...]:
     """The sentences of ``text`` that ask for something."""
-    return tuple(s for s in _SENTENCE.findall(text) if "?" in s or _REQUEST.search(s))
+    if "?" not in text and not _REQUEST.search(text.lower()):
+        return ()  # most messages: one scan instead of one per sentence
+    return tuple(s for s in _SENTENCE.findall(text) if "?" in s or _REQUEST.search(s.lower()))
 
 
 def discloses(s: Said, facts: ItemFacts, vague: tuple[Atom, ...] | None = None) -> bool:
