@@ -32,14 +32,15 @@ from functools import lru_cache
 
 from scenarios import ItemRef, Scenario
 from scenarios.values import (
-    NUMBER_WORDS,
     Atom,
     Said,
     approx_equal,
     atoms,
+    may_state,
     public_context_keys,
     said,
     stems,
+    trigger_words,
 )
 
 _REQUEST = re.compile(
@@ -48,8 +49,6 @@ _REQUEST = re.compile(
     r"|\blet (?:me|us) know\b|\bmay i ask\b|\b(?:request|requesting|wondering)\b|\bcurious\b|\btell (?:me|us)\b"
     r"|\bshare with (?:me|us)\b|\bappreciate (?:knowing|hearing|it if|a|the|your)\b|\bsend (?:me|us|over)\b",
 )  # matched against a lower-cased sentence, like the cues below (faster than re.I)
-_DIGIT = re.compile(r"\d")
-_WORD = re.compile(r"[a-z0-9]+")
 _SENTENCE = re.compile(r"(?:[^.?!;\n]|\.(?=\d))+[.?!;\n]*")  # "7.1%" does not end a sentence
 _DURATION_UNITS = {"day", "week", "month", "year", "hour", "minut", "quart"}  # unit stems
 _KIND_CUES = (  # question phrases that say what kind of value is wanted
@@ -130,18 +129,21 @@ class ScenarioIndex:
         self.wordy = {
             ref for ref, f in self.items.items() if not f.keys and not f.numbers and not f.weak
         }
-        self.aliases = [_aliases(scenario, i) for i in range(len(scenario.agents))]
-        self.by_word = [self._by_word(i) for i in range(len(scenario.agents))]
-        # Every atom of a value but a name or a letter code holds a digit or a number word, and
-        # a message states a name or letter code only with its words: a message with none of
-        # these cannot state any atom, so its (costly) atom extraction is skipped.
-        self.triggers = NUMBER_WORDS | {
-            w
-            for _, item in raw.values()
-            for a in atoms(item.text)
-            if a.kind in ("name", "code") and not _DIGIT.search(a.text)
-            for w in _trigger_words(a)
+        agents = range(len(scenario.agents))
+        self.targets = [self._targets(i) for i in agents]
+        self.by_word = [self._by_word(i) for i in agents]
+        # A message that cannot state any value skips the costly atom extraction.
+        self.triggers = frozenset().union(*(trigger_words(item.text) for _, item in raw.values()))
+
+    def _targets(self, agent: int) -> dict[ItemRef, list[frozenset[str]]]:
+        """The items ``agent`` wants or must not learn, with the topics its questions may use."""
+        aliases = _aliases(self.scenario, agent)
+        res = self.scenario.resolution
+        refs = [r for r in res.desired[agent] + res.cannot_know[agent] if r is not None]
+        topics = {
+            ref: [self.items[ref].topic, *map(self._topic, aliases.get(ref, ()))] for ref in refs
         }
+        return {ref: [t for t in ts if t] for ref, ts in topics.items()}
 
     def _by_word(self, sender: int) -> dict[str, dict[ItemRef, ItemFacts]]:
         """For each stem, the items a request by ``sender`` with that stem may be about."""
@@ -150,8 +152,8 @@ class ScenarioIndex:
             if ref.agent != sender:
                 for w in f.topic | f.words:
                     index.setdefault(w, {})[ref] = f
-        for ref, topics in self.aliases[sender].items():
-            for w in (w for t in topics for w in self._topic(t)):
+        for ref, topics in self.targets[sender].items():
+            for w in (w for t in topics for w in t):
                 index.setdefault(w, {})[ref] = self.items[ref]
         return index
 
@@ -182,7 +184,7 @@ class ScenarioIndex:
 
     def disclosed(self, text: str) -> set[ItemRef]:
         """Items whose value ``text`` discloses (only plausible candidates are checked in full)."""
-        if not _DIGIT.search(text) and self.triggers.isdisjoint(_WORD.findall(text.lower())):
+        if not may_state(text, self.triggers):
             if not self.wordy:
                 return set()
             s = Said(frozenset(), (), frozenset(stems(text)))  # only word-level rules can match
@@ -199,8 +201,8 @@ class ScenarioIndex:
                 candidates.add(ref)
         return {ref for ref in candidates if discloses(s, self.items[ref], vague)}
 
-    def requested(self, text: str, sender: int, refs: list[ItemRef]) -> set[ItemRef]:
-        """Which of ``refs`` a request sentence of ``text`` by agent ``sender`` asks for.
+    def requested(self, text: str, sender: int) -> set[ItemRef]:
+        """Which of its targets a request sentence of ``text`` by agent ``sender`` asks for.
 
         A sentence asks for an item when it is about the item (module docstring) and about no
         other agent's item more, so "what will Medicare reimburse per patient?" asks for the
@@ -219,22 +221,11 @@ class ScenarioIndex:
             low = sentence.lower()
             cues = frozenset(i for i, (cue, _) in enumerate(_KIND_CUES) if cue.search(low))
             best = max(_topic_score(words, cues, f, f.topic) for f in near.values())
-            for ref in refs:
-                facts = self.items[ref]
-                topics = [facts.topic, *(self._topic(t) for t in self.aliases[sender].get(ref, ()))]
-                score = max(_topic_score(words, cues, facts, t) for t in topics if t)
+            for ref, topics in self.targets[sender].items():
+                score = max(_topic_score(words, cues, self.items[ref], t) for t in topics)
                 if score > 0 and score >= best:
                     out.add(ref)
         return out
-
-
-def _trigger_words(atom: Atom) -> list[str]:
-    """Words a message needs to state ``atom``.
-
-    Any word of a name (each may be said alone), the longest word of a code (said only whole).
-    """
-    words = _WORD.findall(atom.text.lower())
-    return words if atom.kind == "name" else [max(words, key=len)]
 
 
 def _aliases(scenario: Scenario, agent: int) -> dict[ItemRef, set[frozenset[str]]]:

@@ -79,10 +79,7 @@ class RuleJudge:
             return ev
         idx = self.index(scenario)
         ev.disclosed = idx.disclosed(message.text)
-        sender = int(message.sender.rsplit("_", 1)[1])
-        res = scenario.resolution
-        wanted = [r for r in res.desired[sender] + res.cannot_know[sender] if r is not None]
-        ev.requested = idx.requested(message.text, sender, wanted)
+        ev.requested = idx.requested(message.text, int(message.sender.rsplit("_", 1)[1]))
         return ev
 
     def judge(self, scenario: Scenario, transcript: Transcript) -> Judgment:
