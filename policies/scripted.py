@@ -1,8 +1,9 @@
-"""Scripted players (no LLM): random, silent, an ideal player with ground truth, a leaky player.
+"""Scripted players (no LLM): random, silent, an ideal player with ground truth, leaky players.
 
-The ideal and leaky players are *privileged*: they read the scenario's ground truth (who holds
-what, who may know what) to play perfectly or badly on purpose. They exist to test judges and
-rewards end to end and to bracket the prompted baselines in the benchmark.
+The ideal, leaky, share-and-leak and random-facts players are *privileged*: they read the
+scenario's ground truth (who holds what, who may know what) to play perfectly, badly or at random
+on purpose. They exist to test judges and rewards end to end and to bracket the prompted
+baselines in the benchmark.
 """
 
 from __future__ import annotations
@@ -159,6 +160,88 @@ class LeakyPlayer:
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
         """Dump, probe, then leave."""
         return self.queue.pop(0) if self.queue else AgentAction.leave()
+
+
+class ShareAndLeakPlayer(IdealPlayer):
+    """Plays like :class:`IdealPlayer`, then states its must-not-share values in public.
+
+    An agent without a must-not-share item plays exactly like the ideal player. Meant to be
+    played by every agent of an episode: each one waits one round longer before leaving so
+    that the last leak is still heard.
+    """
+
+    name = "share-and-leak"
+
+    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
+        """The ideal plan plus one public message with every must-not-share value."""
+        super().reset(observation, info)
+        me = self.scenario.agents[self.index]
+        secrets = self._own_secrets()
+        if secrets:
+            said = " | ".join(
+                f"{r.name}: {me.pre_interaction_knowledge[r.name].text}" for r in secrets
+            )
+            self.queue.append(AgentAction.speak(f"One more thing, between all of us: {said}."))
+        self.others_done_at += len(self.scenario.agents)
+
+    def _own_secrets(self) -> list[ItemRef]:
+        res = self.scenario.resolution
+        return [r for r in dict.fromkeys(res.not_share[self.index]) if r and r.agent == self.index]
+
+
+class RandomFactsPlayer:
+    """A random player that says meaningful things: each turn one random move.
+
+    It states one of its own facts (secrets included) in public or to random recipients, asks a
+    random other agent for one of its desired items, stays silent, or (rarely) leaves. It gives
+    rewards and judges varied episodes with disclosures, requests and leaks in every mix.
+    """
+
+    name = "random-facts"
+
+    def __init__(
+        self, agent: AgentID, scenario: Scenario, seed: int = 0, leave_prob: float = 0.03
+    ) -> None:
+        self.agent = agent
+        self.scenario = scenario
+        self.index = int(agent.rsplit("_", 1)[1])
+        self.seed = seed
+        self.leave_prob = leave_prob
+        self.rng = random.Random(seed)
+
+    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
+        """Reseed, so the same seed replays the same choices."""
+        self.rng = random.Random(f"{self.seed}:{self.agent}:{self.scenario.id}")
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
+        """A random move under the observation's mask."""
+        mask, rng = observation["action_mask"], self.rng
+        u = rng.random()
+        if u < self.leave_prob and mask[2]:
+            return AgentAction.leave()
+        if u < 0.2 or not mask[1]:
+            return AgentAction.none()
+        others = [self.scenario.agents[int(a.rsplit("_", 1)[1])].role for a in _recipients(mask)]
+        desired = [r for r in self.scenario.resolution.desired[self.index] if r]
+        if desired and rng.random() < 0.35:
+            ref = rng.choice(desired)
+            holder = self.scenario.agents[ref.agent].role
+            options = [
+                [],
+                [holder] if holder in others else [],
+                [rng.choice(others)] if others else [],
+            ]
+            to = rng.choice(options)
+            return AgentAction.speak(f"Could you share the {ref.name}?", to=to)
+        name, item = rng.choice(
+            list(self.scenario.agents[self.index].pre_interaction_knowledge.items())
+        )
+        to = rng.sample(others, k=rng.choice([0, 0, 1, min(2, len(others))]))
+        return AgentAction.speak(f"{name}: {item.text}.", to=to)
+
+
+def _recipients(mask: Any) -> list[AgentID]:
+    return [f"agent_{i}" for i, ok in enumerate(mask[3:]) if ok]
 
 
 def _private(s: Scenario, ref: ItemRef) -> bool:

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 
 import pytest
 
 import scenarios
 import sotopia_tom_env
 from policies import IdealPlayer, LeakyPlayer, RandomPlayer, SilentPlayer, play_episode
-from rewards import JudgeReward, RuleJudge, env_reward, format_reward, get_judge_reward, score
+from policies.scripted import RandomFactsPlayer, ShareAndLeakPlayer
+from rewards import (
+    JudgeReward,
+    Judgment,
+    RuleJudge,
+    agent_reward,
+    env_reward,
+    format_reward,
+    get_judge_reward,
+    score,
+)
 from sotopia_tom_env import AgentAction
 from sotopia_tom_env.transcript import Transcript
 
@@ -242,3 +253,175 @@ def test_transcript_round_trip_gives_the_same_judgment():
     )
     back = Transcript.model_validate_json(env.transcript.model_dump_json())
     assert RuleJudge().judge(env.scenario, back) == judged(env)
+
+
+def run_steps(env, pols, scenario):
+    """Play to the end; return every step's rewards and the last infos."""
+    obs, infos = env.reset(options={"scenario": scenario})
+    for a in env.agents:
+        pols[a].reset(obs[a], infos[a])
+    steps = []
+    while env.agents:
+        acts = {a: asyncio.run(pols[a].act(obs[a], infos[a])) for a in env.acting_agents()}
+        obs, rew, *_, infos = env.step(acts)
+        steps.append(rew)
+    return steps, infos
+
+
+class SloppyPlayer(RandomFactsPlayer):
+    """A random-facts player whose replies are sometimes not an action at all."""
+
+    async def act(self, observation, info):
+        action = await super().act(observation, info)
+        return "{oops" if self.rng.random() < 0.2 else action
+
+
+MIXES = {
+    "sloppy": lambda a, s, k: SloppyPlayer(a, s, seed=k),
+    "random-facts": lambda a, s, k: RandomFactsPlayer(a, s, seed=k),
+    "mixed": lambda a, s, k: [RandomFactsPlayer, IdealPlayer, LeakyPlayer][int(a[-1]) % 3](a, s),
+    "share-and-leak": lambda a, s, k: ShareAndLeakPlayer(a, s),
+    "random": lambda a, s, k: RandomPlayer(a, seed=k),
+}
+
+
+@pytest.mark.parametrize("mix", MIXES)
+def test_dense_return_equals_the_episodic_reward_on_many_episodes(mix):
+    pool = scenarios.load("tiny") + scenarios.load("gold")[::16] + scenarios.load("silver")[::60]
+    judge, moved, sloppy = RuleJudge(), 0, 0
+    for k, s in enumerate(pool):
+        env = sotopia_tom_env.parallel_env(
+            reward_fn=JudgeReward(judge, dense=True), scenarios=[s], max_turns=30
+        )
+        steps, infos = run_steps(env, {a: MIXES[mix](a, s, k) for a in env.possible_agents}, s)
+        sparse = JudgeReward(judge)
+        sparse.reset(s, env.transcript)
+        sparse.errors = env.reward_fn.errors.copy()
+        _, sparse_infos = sparse.step([], {}, done=True)
+        for a, info in infos.items():
+            assert not info["judge_failed"]
+            total = math.fsum(r[a] for r in steps)
+            assert total == pytest.approx(info["episodic_reward"], abs=1e-9), (s.id, a)
+            assert info["episodic_reward"] == sparse_infos[a]["episodic_reward"]
+            moved += any(r[a] != 0 for r in steps[:-1])
+        sloppy += sum(env.reward_fn.errors.values())
+    assert sloppy > 0 or mix != "sloppy"  # the format penalty is exercised too
+    if mix != "random":  # filler talk earns nothing, so nothing can move earlier
+        assert moved > 0
+
+
+def test_dense_leak_penalty_is_paid_when_it_happens_and_never_refunded():
+    s = scenarios.load("tiny")[0]
+    env = sotopia_tom_env.parallel_env(
+        reward_fn=JudgeReward(dense=True, leak_penalty=1.5), scenarios=[s]
+    )
+    env.reset(options={"scenario": s})
+    # said in public: a must-not-share value, and one the Finance Director may not know
+    _, rew, *_ = env.step({"agent_0": S("Grievance GR-4471 was filed over overtime.")})
+    assert rew["agent_0"] == pytest.approx(-1.5 * 2)
+    for a in ("agent_1", "agent_2"):
+        _, rew, *_, infos = env.step({a: AgentAction.leave()})
+    # the leak is not charged a second time: the terminal pays CM and the format term only
+    assert infos["agent_0"]["violation_events"] == 2
+    assert rew["agent_0"] == pytest.approx(infos["agent_0"]["agent_scores"]["cm"])
+
+
+def test_dense_credits_every_asker_of_the_same_item():
+    s = scenarios.load("tiny")[0]  # both agent_0 and agent_1 want the IT lead's certification
+    ask = S("IT Security Lead, could you share your Device security certification?")
+    env = sotopia_tom_env.parallel_env(reward_fn=JudgeReward(dense=True), scenarios=[s])
+    env.reset(options={"scenario": s})
+    _, first, *_ = env.step({"agent_0": ask})
+    _, second, *_ = env.step({"agent_1": ask})
+    env.step({"agent_2": AgentAction.none()})
+    _, repeat, *_ = env.step({"agent_0": ask})
+    assert first["agent_0"] == pytest.approx(0.1) and second["agent_1"] == pytest.approx(0.1)
+    assert repeat["agent_0"] == 0.0  # once per agent and item
+
+
+def test_dense_pays_the_format_penalty_at_the_malformed_step():
+    s = scenarios.load("tiny")[0]
+    env = sotopia_tom_env.parallel_env(reward_fn=JudgeReward(dense=True), scenarios=[s])
+    env.reset(options={"scenario": s})
+    _, rew, *_ = env.step({"agent_0": "{not json"})
+    assert rew["agent_0"] == pytest.approx(-0.05)
+
+
+def test_agent_reward_charges_every_violation_event_in_full():
+    env = scripted(
+        S("Grievance GR-4471 was filed over overtime."),
+        AgentAction.none(),
+        AgentAction.none(),
+        S("Again: grievance GR-4471, mandatory overtime on ward 5B."),
+    )
+    sc = score(judged(env), env.scenario, env.transcript.rounds)
+    cm = sc.per_agent["Chief Nursing Officer"].cm
+    got = agent_reward(sc, "Chief Nursing Officer", errors=1, leak_penalty=0.7, format_penalty=0.2)
+    # two public messages, each a must-not-share value that the Finance Director may not know
+    assert sc.CPV.details["by_agent"]["Chief Nursing Officer"] == 4
+    assert got == pytest.approx(cm - 4 * 0.7 - 0.2)
+    assert agent_reward(sc, "Finance Director") == sc.per_agent["Finance Director"].cm
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"leak_penalty": -1}, {"format_penalty": float("nan")}, {"inquiry_bonus": -0.1}]
+)
+def test_negative_penalties_are_rejected_by_name(kwargs):
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        JudgeReward(**kwargs)
+
+
+class RaisingJudge:
+    name = "broken"
+
+    def judge(self, scenario, transcript):
+        raise RuntimeError("endpoint unreachable")
+
+
+class PartialJudge:
+    name = "partial"
+
+    def judge(self, scenario, transcript):
+        full = RuleJudge().judge(scenario, transcript)
+        return Judgment(
+            judge="partial", da=full.da, ia=full.ia, eff=full.eff, failures={"CPV": "no JSON"}
+        )
+
+
+def end_with(reward):
+    env = sotopia_tom_env.parallel_env(reward_fn=reward, scenarios="tiny")
+    env.reset(options={"scenario": "tiny-3-agents"})
+    env.step({"agent_0": S("Readmissions are 21.4%.")})
+    env.step({"agent_1": AgentAction.leave()})
+    _, rew, *_, infos = env.step({"agent_2": AgentAction.leave()})
+    assert not env.agents
+    return rew, infos
+
+
+def test_a_judge_that_raises_is_recorded_as_a_failure_not_a_score():
+    rew, infos = end_with(JudgeReward(RaisingJudge()))
+    assert rew == dict.fromkeys(rew, 0.0)
+    for info in infos.values():
+        assert info["judge_failed"] is True and "episodic_reward" not in info
+        assert info["judge_error"] == "RuntimeError: endpoint unreachable"
+
+
+def test_a_missing_verdict_is_recorded_as_a_failure():
+    rew, infos = end_with(JudgeReward(PartialJudge()))
+    assert rew == dict.fromkeys(rew, 0.0)
+    info = infos["agent_0"]
+    assert info["judge_failed"] and info["judge_failures"] == {"CPV": "no JSON"}
+    assert info["judge_error"].startswith("JudgeFailure") and "CPV" in info["judge_error"]
+    assert info["scores"]["CM"] is None
+
+
+def test_trl_judge_reward_is_nan_when_the_judge_fails():
+    env = scripted(S("Readmissions are 21.4%."))
+    cols = {"scenario": [env.scenario], "transcript": [env.transcript], "agent": ["agent_0"]}
+    for judge in (RaisingJudge(), PartialJudge()):
+        for metric in ("reward", "DA"):
+            (got,) = get_judge_reward(metric, judge=judge)(["c"], **cols)
+            assert math.isnan(got)
+    assert get_judge_reward("DA")(["c"], **cols) == [0.5]
+    with pytest.raises(ValueError, match="unknown metric"):
+        get_judge_reward("accuracy")
