@@ -24,10 +24,20 @@ import time
 import scenarios
 import sotopia_tom_env
 from rewards import RuleJudge, score
-from rewards.judges import evidence
+from rewards.judges import approx, inquiry
 from scenarios import values
 from sotopia_tom_env import AgentAction
 
+# Caches keyed by message text (word-level caches such as stems stay warm, as in a long run).
+MESSAGE_CACHES = (
+    values.atoms,
+    values.said,
+    values.spell_out,
+    values.sentence_words,
+    approx.approx_atoms,
+    approx.heard,
+    inquiry.request_sentences,
+)
 FILLER = [
     "Thanks for pulling this together so quickly, it makes the next step much easier for everyone.",
     "Before we commit, I want to be sure the plan holds up with the people who have to run it.",
@@ -73,7 +83,7 @@ def rate(s: scenarios.Scenario, transcripts: list, cold: bool, passes: int = 3) 
     for _ in range(passes):
         start = time.process_time()
         for t in transcripts:
-            for cache in (values.atoms, values.said, evidence.request_sentences):
+            for cache in MESSAGE_CACHES:
                 cache.cache_clear()
             if cold:
                 judge = RuleJudge()

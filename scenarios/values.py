@@ -48,7 +48,7 @@ _TENS = {
 _NUMBER_WORD = re.compile(
     r"\b(?:a|"
     + "|".join([*_UNITS, *_TENS])
-    + r")(?:[\s-]+(?:and[\s-]+a[\s-]+half|and|hundred|point|a half|"
+    + r")(?:[\s-]+(?:and[\s-]+(?:a|three)[\s-]+(?:half|quarters?)|and|hundred|point|a half|"
     + "|".join([*_UNITS, *_TENS])
     + r"))*\b(?!-[a-z])",  # "one-time" is not a number
 )
@@ -63,10 +63,24 @@ _MULT = {
 }  # fmt: skip
 _CURRENCY_WORDS = {"dollar", "dollars", "usd", "eur", "euro", "euros", "gbp", "pound", "pounds"}
 _CUES = re.compile(
-    r"\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|just under|just over|"
-    r"a bit (?:over|under|more than|less than)|under|over|some|circa|more than|less than|~)\s*$",
-    re.I,
+    r"(?:\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|just under|just over|"
+    r"(?:a bit|a little|slightly|just|well) (?:over|under|more than|less than|above|below|shy of)|"
+    r"under|over|some|circa|more than|less than|above|below|north of|upwards of|shy of|"
+    r"something like|in the region of|on the order of|an estimated|estimated at|at least|at most)|~)\s*$"
+)  # matched against lower-cased text
+_UNDER = re.compile(r"\b(?:nearly|almost|under|less than|below|shy of|at most)\s*$")
+_OVER = re.compile(r"\b(?:over|more than|above|north of|upwards of|at least)\s*$")
+_TIGHT = re.compile(
+    r"\b(?:nearly|almost|just|a bit|a little|slightly)\s+\S*\s*\S*\s*$|\b(?:nearly|almost)\s*$"
 )
+_CUES_AFTER = re.compile(r"\s?(?:-?ish\b|or so\b|or thereabouts\b|give or take\b)")
+_DAYS = {
+    "day": 1.0, "days": 1.0, "week": 7.0, "weeks": 7.0, "fortnight": 14.0, "month": 30.44,
+    "months": 30.44, "quarter": 91.31, "quarters": 91.31, "year": 365.25, "years": 365.25,
+    "yr": 365.25, "yrs": 365.25, "decade": 3652.5, "decades": 3652.5, "hour": 1 / 24,
+    "hours": 1 / 24, "hrs": 1 / 24, "minute": 1 / 1440, "minutes": 1 / 1440,
+}  # fmt: skip
+_SENTENCE_END = re.compile(r"[?!;|\n]|\.(?!\d)")
 _SCALE = re.compile(r"(?:\bof|/)\s*$", re.I)
 # A leading lookahead (?=\d) or (?=[A-Z]) lets Python's re skip to candidate positions fast.
 _DATE_PATTERNS = (
@@ -133,6 +147,8 @@ def stem(word: str) -> str:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             w = w[: -len(suffix)]
             break
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]  # "hire", "hired", "hiring" -> "hir"
     return w[:5]
 
 
@@ -161,6 +177,10 @@ class Atom(NamedTuple):
     cue: bool = False
     context: frozenset[str] = frozenset()
     alts: tuple[str, ...] = ()
+    days: float | None = None  # a duration's length in days ("14 weeks" -> 98.0)
+    direction: int = 0  # the cue's side: -1 "under", -2 "just under", +2 "a little over" (hedge)
+    sentence: str = ""  # the (lower-cased) sentence the number stands in; see near_words
+    derived: bool = False  # an approximate reading ("nearly half", "31 of 212" as 14.6%)
 
 
 @lru_cache(maxsize=65536)
@@ -289,6 +309,7 @@ def public_context_keys(scenario: Scenario) -> frozenset[str]:
 # -- spelled-out numbers -------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=65536)
 def spell_out(text: str) -> str:
     """Replace numbers written in words by digits ("twenty-one point four" -> "21.4")."""
     low = text.translate(_ASCII_LOWER)
@@ -328,6 +349,8 @@ def _words_value(words: list[str]) -> float | None:
             break
         elif w == "half":
             total += 0.5
+        elif w in ("quarter", "quarters") and words[i - 1] in ("a", "three"):
+            total += 0.25 if words[i - 1] == "a" else 0.75 - 3  # "three" was added above
         elif w not in ("and", "a"):
             return None
         i += 1
@@ -405,10 +428,40 @@ def _numbers(text: str, low: str):
         percent = bool(m.group("pct"))
         money = bool(currency) or bool(after and after[0] in _CURRENCY_WORDS)
         strong = money or percent or bool(mult) or "." in m.group("num") or _strong_int(value)
-        cue = bool(_CUES.search(text[max(0, start - 24) : start]))
+        cue, direction = hedge(low[max(0, start - 24) : start])
+        cue = cue or bool(_CUES_AFTER.match(low, m.end()))
+        unit = _DAYS.get(after[0]) if after and not money and not percent else None
         atom = Atom(f"n:{_fmt(value)}", "number", text[start : m.end()].strip(), strong, value, money, percent, cue,
-                    frozenset(stem(w) for w in after))  # fmt: skip
+                    frozenset(stem(w) for w in after), (), None if unit is None else value * unit, direction,
+                    sentence_of(low, start, m.end()))  # fmt: skip
         yield m.start("num"), m.end(), atom
+
+
+def hedge(before: str) -> tuple[bool, int]:
+    """Whether lower-cased text ending right before a number hedges it, and to which side.
+
+    The side is -1 for a bound from above ("under", "less than"), +1 from below ("over", "more
+    than"), doubled for a tight one ("just under", "nearly", "a little over"), 0 for "about".
+    """
+    if not _CUES.search(before):
+        return False, 0
+    side = -1 if _UNDER.search(before) else 1 if _OVER.search(before) else 0
+    return True, side * (2 if side and _TIGHT.search(before) else 1)
+
+
+def sentence_of(low: str, start: int, end: int) -> str:
+    """The sentence around ``low[start:end]`` (the words that say what a number is)."""
+    left = 0
+    for m in _SENTENCE_END.finditer(low, max(0, start - 200), start):
+        left = m.end()
+    right = _SENTENCE_END.search(low, end)
+    return low[left : right.start() if right else len(low)]
+
+
+@lru_cache(maxsize=65536)
+def sentence_words(sentence: str) -> frozenset[str]:
+    """Stems of a number's :attr:`Atom.sentence` (computed only when a rule needs them)."""
+    return frozenset(stems(sentence))
 
 
 def _names(text: str, loose: bool):

@@ -1,72 +1,62 @@
 """What a single message discloses and what it asks for, decided by rules (no LLM).
 
 **Disclosure** is value-level. Each item's value is reduced to its checkable atoms (numbers,
-money, percentages, dates, times, codes, names; see :mod:`scenarios.values`), leaving out atoms
-everyone sees anyway (the goal, roles, domain and item names) and, when the item has atoms of its
-own, atoms it shares with another item's value. A message discloses the item when
+money, percentages, durations, dates, times, codes, names; see :mod:`scenarios.values`), leaving
+out atoms everyone sees anyway (the goal, roles, domain and item names). A message discloses the
+item when
 
-* it states one of the item's strong atoms: the same date, time, code or name (a distinctive
-  part of a multi-word name is enough), or the same number in any format, or a rounded or
-  hedged approximation of it within 5% ("about $180" for $182); or
+* it states one of the item's strong atoms: the same date (with or without the year), time,
+  code or name (a distinctive part of a multi-word name is enough), or the same number in any
+  format, or an approximation of it that :func:`rewards.judges.approx.closeness` accepts
+  (within 5% on its own; looser hedged approximations, fractions and ratios only in a sentence
+  about the item); or
 * it states two of the item's weak (small, common) numbers; or
-* it states one weak number either followed by the same unit words ("nine days") while the
-  item has no strong atom, or while talking *about* the item (half the words of its name, or
-  two words of its value besides numbers).
+* it states one weak number while talking *about* the item (half the words of its name, or two
+  words of its value besides numbers), or in a sentence with two of the item's name, value or
+  unit words ("85 seasonal staff each summer", not "85 parking spaces for staff"); or
+* it gives the month of one of the item's dates while talking about the item.
 
-A value without any atom is disclosed when 60% of its words appear. Naming the topic is never
-a disclosure.
+A value without any atom is disclosed when 60% of its words appear. Naming the topic is never a
+disclosure.
 
-**Inquiry** is a deliberate request: a sentence that ends in a question mark or carries a
-request phrase ("could you", "please", "I'd like to know", …) and that is about the item: half
-the words of its name, or one word of its name and one of its value, or two words of its
-value, where a question word that fits the value's kind ("how long" for a duration, "how many"
-for a count, "how much" for money, "when" for a date) counts as one word of the value.
+**Shared numbers.** When several items' values hold the same number ("85 seasonal staff" and
+"85 housekeepers left"), a message stating it discloses the item whose own words (name and
+value words the others lack) stand in the number's sentence, most of them; with none there, it
+discloses none of them.
+
+**Inquiry** is decided in :mod:`rewards.judges.inquiry`; a request sentence (or one of its
+clauses) asks for an item when it is about the item and about no other agent's item more.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from rewards.judges import approx
+from rewards.judges.disclosure import discloses
+from rewards.judges.inquiry import (
+    answers,
+    cues,
+    focus,
+    kinds,
+    pieces,
+    request_sentences,
+    topic_score,
+)
 from scenarios import ItemRef, Scenario
 from scenarios.values import (
     Atom,
     Said,
-    approx_equal,
     atoms,
     may_state,
     public_context_keys,
-    said,
+    sentence_words,
     stems,
     trigger_words,
 )
 
-_REQUEST = re.compile(
-    r"\b(?:could|can|would|will|might) (?:you|someone|the)\b|\bplease\b|\b(?:like|love|want|need|keen|hoping) to (?:know|hear|see|understand|learn|get)\b"
-    r"|\bi(?:'d| would)?(?: really)? (?:need|want|like)\b|\bwe need\b|\bdo you (?:have|know)\b"
-    r"|\blet (?:me|us) know\b|\bmay i ask\b|\b(?:request|requesting|wondering)\b|\bcurious\b|\btell (?:me|us)\b"
-    r"|\bshare with (?:me|us)\b|\bappreciate (?:knowing|hearing|it if|a|the|your)\b|\bsend (?:me|us|over)\b",
-)  # matched against a lower-cased sentence, like the cues below (faster than re.I)
-_SENTENCE = re.compile(r"(?:[^.?!;\n]|\.(?=\d))+[.?!;\n]*")  # "7.1%" does not end a sentence
-_DURATION_UNITS = {"day", "week", "month", "year", "hour", "minut", "quart"}  # unit stems
-_KIND_CUES = (  # question phrases that say what kind of value is wanted
-    (
-        re.compile(r"\bhow long\b"),
-        lambda a: a.kind == "number" and bool(a.context & _DURATION_UNITS),
-    ),
-    (
-        re.compile(r"\bhow many\b|\bwhat number of\b"),
-        lambda a: a.kind == "number" and not a.money,
-    ),
-    (re.compile(r"\bhow much\b"), lambda a: a.money),
-    (
-        re.compile(r"\bwhen\b|\bwhat date\b|\bby what date\b"),
-        lambda a: a.kind in ("date", "month", "time"),
-    ),
-    (re.compile(r"\bwhat (?:percent|percentage|share|rate)\b"), lambda a: a.percent),
-)
+__all__ = ["ItemFacts", "ScenarioIndex", "discloses", "request_sentences"]
 
 
 @dataclass(frozen=True)
@@ -79,16 +69,14 @@ class ItemFacts:
     keys: tuple[tuple[str, ...], ...]  # each strong non-numeric atom: its key and alternatives
     numbers: tuple[Atom, ...]  # strong numeric atoms, matched approximately
     weak: tuple[Atom, ...]  # weak numeric atoms
-    cues: frozenset[int]  # indexes of the question kinds (_KIND_CUES) its value answers
+    approx: tuple[Atom, ...]  # approximate readings of the value ("31 of 212" as 14.6%)
+    partial: frozenset[str]  # month keys of its dates
+    shared: frozenset[str]  # keys of its numbers that other items' values hold too
+    cues: frozenset[int]  # indexes of the question kinds (inquiry.KIND_CUES) its value answers
+    answers: frozenset[str]  # the specific question words ("who", "when", "where") it answers
     topic: frozenset[str]  # stems of the item name, role words removed when others remain
     words: frozenset[str]  # stems of the value that are not in any item name or the goal
-
-
-@dataclass(frozen=True)
-class _Shared:
-    public: frozenset[str]  # atom keys everyone sees
-    counts: dict[str, int]  # in how many values each atom key occurs
-    common: frozenset[str]  # stems of item names and the goal
+    signature: frozenset[str]  # stems of its name and value, to tell items with a shared number
 
 
 class ScenarioIndex:
@@ -102,18 +90,19 @@ class ScenarioIndex:
             for i, a in enumerate(scenario.agents)
             for name, item in a.pre_interaction_knowledge.items()
         }
-        counts: dict[str, int] = {}
-        for _, item in raw.values():
-            for key in {x.key for x in atoms(item.text)}:
-                counts[key] = counts.get(key, 0) + 1
-        shared = _Shared(
-            public=public_context_keys(scenario),
-            counts=counts,
-            common=frozenset(
-                {w for r in raw for w in stems(r.name)} | stems(scenario.scenario_goal)
-            ),
-        )
-        self.items = {ref: self._facts(raw, ref, shared) for ref in raw}
+        public = public_context_keys(scenario)
+        holders: dict[str, set[ItemRef]] = {}
+        for ref, (_, item) in raw.items():
+            for key in {x.key for x in atoms(item.text)} - public:
+                holders.setdefault(key, set()).add(ref)
+        common = frozenset({w for r in raw for w in stems(r.name)} | stems(scenario.scenario_goal))
+        self.items = {ref: self._facts(raw, ref, public, holders, common) for ref in raw}
+        # Who else holds each shared number, and the words that tell each holder apart.
+        self.rivals = {
+            k: {r: self._distinct(r, refs) for r in refs}
+            for k, refs in holders.items()
+            if len(refs) > 1
+        }
         # A number that is exactly some item's strong value is that item's, not an approximation.
         self.values = frozenset(
             (x.value, x.money, x.percent) for f in self.items.values() for x in f.numbers
@@ -121,19 +110,68 @@ class ScenarioIndex:
         self.by_key: dict[str, set[ItemRef]] = {}
         self.by_number: dict[float | None, set[ItemRef]] = {}
         for ref, f in self.items.items():
-            for k in (k for alts in f.keys for k in alts):
+            for k in [k for alts in f.keys for k in alts] + list(f.partial):
                 self.by_key.setdefault(k, set()).add(ref)
             for x in f.numbers + f.weak:
                 self.by_number.setdefault(x.value, set()).add(ref)
-        self.numeric = [(ref, f) for ref, f in self.items.items() if f.numbers]
+        # Each numeric atom's range of possible approximations, by dimension, to find candidates.
+        self.ranges: dict[str, list[tuple[float, float, ItemRef, Atom]]] = {}
+        for ref, f in self.items.items():
+            for a in f.numbers + f.weak + f.approx:
+                if a.value:
+                    size = abs(_magnitude(a))
+                    low, high = (
+                        _magnitude(a) - size * approx.REACH,
+                        _magnitude(a) + size * approx.REACH,
+                    )
+                    self.ranges.setdefault(approx.dimension(a), []).append((low, high, ref, a))
         self.wordy = {
             ref for ref, f in self.items.items() if not f.keys and not f.numbers and not f.weak
         }
         agents = range(len(scenario.agents))
         self.targets = [self._targets(i) for i in agents]
         self.by_word = [self._by_word(i) for i in agents]
+        # A sentence without any of these words cannot ask for any of the agent's targets.
+        self.target_words = [
+            frozenset(w for ref, topics in self.targets[i].items() for t in topics for w in t)
+            | frozenset(w for ref in self.targets[i] for w in self.items[ref].words)
+            for i in agents
+        ]
         # A message that cannot state any value skips the costly atom extraction.
-        self.triggers = frozenset().union(*(trigger_words(item.text) for _, item in raw.values()))
+        texts = [item.text for _, item in raw.values()]
+        self.triggers = frozenset().union(*map(trigger_words, texts), approx.trigger_words(texts))
+
+    def _facts(
+        self, raw: dict, ref: ItemRef, public: frozenset[str], holders: dict, common: frozenset
+    ) -> ItemFacts:
+        role, item = raw[ref]
+        own = [x for x in atoms(item.text) if x.key not in public]
+        # A name or code another value holds too identifies nothing when the item has others.
+        unique = [x for x in own if len(holders[x.key]) == 1]
+        named = [x for x in (unique or own) if x.kind != "number"]
+        others = " ".join(it.text for r, (_, it) in raw.items() if r != ref).lower()
+        keys = [_keys(x, public, others) for x in named if x.strong]
+        numbers = [x for x in own if x.kind == "number"]
+        return ItemFacts(
+            ref=ref,
+            owner=role,
+            private=item.sensitivity == "private",
+            keys=tuple(k for k in keys if k),
+            numbers=tuple(x for x in numbers if x.strong),
+            weak=tuple(x for x in numbers if not x.strong),
+            approx=approx.item_approx(item.text),
+            partial=approx.partial_keys(item.text),
+            shared=frozenset(x.key for x in numbers if len(holders[x.key]) > 1),
+            cues=kinds(own),
+            answers=answers(own),
+            topic=self._topic(frozenset(stems(ref.name))),
+            words=frozenset(w for w in stems(item.text) - common if not w.isdigit()),
+            signature=frozenset(w for w in stems(ref.name) | stems(item.text) if not w.isdigit()),
+        )
+
+    def _distinct(self, ref: ItemRef, refs: set[ItemRef]) -> frozenset[str]:
+        others = frozenset().union(*(self.items[r].signature for r in refs if r != ref))
+        return self.items[ref].signature - others
 
     def _targets(self, agent: int) -> dict[ItemRef, list[frozenset[str]]]:
         """The items ``agent`` wants or must not learn, with the topics its questions may use."""
@@ -157,27 +195,6 @@ class ScenarioIndex:
                 index.setdefault(w, {})[ref] = self.items[ref]
         return index
 
-    def _facts(self, raw: dict, ref: ItemRef, shared: _Shared) -> ItemFacts:
-        role, item = raw[ref]
-        public, common = shared.public, shared.common
-        own = [x for x in atoms(item.text) if x.key not in public]
-        use = [x for x in own if shared.counts[x.key] == 1] or own
-        others = " ".join(it.text for r, (_, it) in raw.items() if r != ref).lower()
-        keys = [_keys(x, public, others) for x in use if x.strong and x.kind != "number"]
-        return ItemFacts(
-            ref=ref,
-            owner=role,
-            private=item.sensitivity == "private",
-            keys=tuple(k for k in keys if k),
-            numbers=tuple(x for x in use if x.strong and x.kind == "number"),
-            weak=tuple(x for x in use if not x.strong),
-            cues=frozenset(
-                i for i, (_, fits) in enumerate(_KIND_CUES) if any(fits(a) for a in own)
-            ),
-            topic=self._topic(frozenset(stems(ref.name))),
-            words=frozenset(w for w in stems(item.text) - common if not w.isdigit()),
-        )
-
     def _topic(self, topic: frozenset[str]) -> frozenset[str]:
         """A topic without role words (which questions lose too), unless nothing else is left."""
         return (topic - self.role_words) or topic
@@ -189,43 +206,77 @@ class ScenarioIndex:
                 return set()
             s = Said(frozenset(), (), frozenset(stems(text)))  # only word-level rules can match
         else:
-            s = said(text)
-        vague = tuple(x for x in s.numbers if (x.value, x.money, x.percent) not in self.values)
+            s = approx.heard(text)
+        vague = tuple(
+            x for x in s.numbers if x.derived or (x.value, x.money, x.percent) not in self.values
+        )
         candidates = set(self.wordy)
         for k in s.keys:
             candidates |= self.by_key.get(k, set())
         for x in s.numbers:
             candidates |= self.by_number.get(x.value, set())
-        for ref, f in self.numeric if vague else ():
-            if ref not in candidates and any(approx_equal(a, x) for a in f.numbers for x in vague):
-                candidates.add(ref)
-        return {ref for ref in candidates if discloses(s, self.items[ref], vague)}
+        for x in vague:
+            candidates |= self._approximated(x, candidates)
+        return {ref for ref in candidates if discloses(s, self.items[ref], vague, self.owns)}
+
+    def _approximated(self, spoken: Atom, known: set[ItemRef]) -> set[ItemRef]:
+        """Items with a number that ``spoken`` may approximate (besides those ``known``)."""
+        if spoken.value is None:
+            return set()
+        kind, size = approx.dimension(spoken), _magnitude(spoken)
+        kinds = [kind]
+        if kind in ("money", "count") and abs(spoken.value) >= 100_000:
+            kinds.append("count" if kind == "money" else "money")
+        return {
+            ref
+            for k in kinds
+            for low, high, ref, a in self.ranges.get(k, ())
+            if low <= size <= high and ref not in known and approx.closeness(a, spoken)
+        }
+
+    def owns(self, facts: ItemFacts, key: str, spoken: Atom) -> bool:
+        """Whether a spoken number equal to the shared value ``key`` is this item's."""
+        rivals = self.rivals.get(key)
+        if not rivals:
+            return True
+        near = sentence_words(spoken.sentence)
+        scores = {r: len(near & words) for r, words in rivals.items()}
+        best = max(scores.values())
+        return best > 0 and scores.get(facts.ref, 0) == best
 
     def requested(self, text: str, sender: int) -> set[ItemRef]:
         """Which of its targets a request sentence of ``text`` by agent ``sender`` asks for.
 
-        A sentence asks for an item when it is about the item (module docstring) and about no
-        other agent's item more, so "what will Medicare reimburse per patient?" asks for the
-        reimbursement figure, not for the per-patient cost.
+        A sentence, or one of its clauses, asks for an item when it is about the item and
+        about no other agent's item more, so "what will Medicare reimburse per patient?" asks
+        for the reimbursement figure, not for the per-patient cost.
         """
         out: set[ItemRef] = set()
         for sentence in request_sentences(text):
-            # "Audit Manager, could you…" names a person, not a topic.
-            words = stems(sentence) - self.role_words
-            # Only items sharing a word with the sentence can score above 0.
-            near: dict[ItemRef, ItemFacts] = {}
-            for w in words & self.by_word[sender].keys():
-                near.update(self.by_word[sender][w])
-            if not near:
-                continue
-            low = sentence.lower()
-            cues = frozenset(i for i, (cue, _) in enumerate(_KIND_CUES) if cue.search(low))
-            best = max(_topic_score(words, cues, f, f.topic) for f in near.values())
-            for ref, topics in self.targets[sender].items():
-                score = max(_topic_score(words, cues, self.items[ref], t) for t in topics)
-                if score > 0 and score >= best:
-                    out.add(ref)
+            if not self._asked(sentence, sender, out):
+                continue  # no target is near the whole sentence, so none is near a clause
+            for piece in pieces(sentence)[1:]:
+                self._asked(piece, sender, out)
         return out
+
+    def _asked(self, piece: str, sender: int, out: set[ItemRef]) -> bool:
+        """Add to ``out`` the targets ``piece`` asks for; False if no target is near it."""
+        # "Audit Manager, could you…" names a person, not a topic.
+        words = stems(piece) - self.role_words
+        if words.isdisjoint(self.target_words[sender]):
+            return False
+        # Only items sharing a word with the sentence can score above 0.
+        near: dict[ItemRef, ItemFacts] = {}
+        for w in words & self.by_word[sender].keys():
+            near.update(self.by_word[sender][w])
+        low = piece.lower()
+        asked, wh = cues(low), focus(low)
+        best = max((topic_score(words, asked, wh, f, f.topic) for f in near.values()), default=0)
+        for ref, topics in self.targets[sender].items():
+            score = max(topic_score(words, asked, wh, self.items[ref], t) for t in topics)
+            if score > 0 and score >= best:
+                out.add(ref)
+        return True
 
 
 def _aliases(scenario: Scenario, agent: int) -> dict[ItemRef, set[frozenset[str]]]:
@@ -242,7 +293,12 @@ def _aliases(scenario: Scenario, agent: int) -> dict[ItemRef, set[frozenset[str]
 
 
 def _keys(atom: Atom, public: frozenset[str], others: str) -> tuple[str, ...]:
-    """The keys that identify a strong atom; name parts only if not public and in no other value."""
+    """The keys that identify a strong atom; name parts only if not public and in no other value.
+
+    A date also matches without its year ("September 14" for 2026-09-14).
+    """
+    if atom.kind == "date":
+        return (atom.key, "y:" + atom.key[7:])
     if atom.kind != "name":
         return (atom.key,)
     parts = tuple(
@@ -255,52 +311,5 @@ def _keys(atom: Atom, public: frozenset[str], others: str) -> tuple[str, ...]:
     return (atom.key, *parts)
 
 
-def _topic_score(
-    words: set[str], cues: frozenset[int], facts: ItemFacts, topic: frozenset[str]
-) -> float:
-    """How much a sentence is about an item: 0 when it is not about it at all."""
-    on_topic = len(words & topic)
-    on_value = len(words & facts.words) + bool(cues & facts.cues)
-    about = (
-        on_topic >= max(1, math.ceil(len(topic) / 2)) or (on_topic and on_value) or on_value >= 2
-    )
-    return on_topic / max(len(topic), 1) + 0.5 * on_value if about else 0.0
-
-
-@lru_cache(maxsize=65536)
-def request_sentences(text: str) -> tuple[str, ...]:
-    """The sentences of ``text`` that ask for something."""
-    if "?" not in text and not _REQUEST.search(text.lower()):
-        return ()  # most messages: one scan instead of one per sentence
-    return tuple(s for s in _SENTENCE.findall(text) if "?" in s or _REQUEST.search(s.lower()))
-
-
-def discloses(s: Said, facts: ItemFacts, vague: tuple[Atom, ...] | None = None) -> bool:
-    """The disclosure rule of the module docstring.
-
-    ``vague`` are the spoken numbers that may be approximations (all of them by default).
-    """
-    if any(any(k in s.keys for k in alts) for alts in facts.keys):
-        return True
-    if any(item.value == spoken.value for item in facts.numbers for spoken in s.numbers):
-        return True
-    spoken = s.numbers if vague is None else vague
-    if any(approx_equal(item, x) for item in facts.numbers for x in spoken):
-        return True
-    if facts.weak:
-        hits = [w for w in facts.weak if any(w.value == x.value for x in s.numbers)]
-        with_unit = [
-            w for w in hits if any(w.value == x.value and w.context & x.context for x in s.numbers)
-        ]
-        strongless = not facts.keys and not facts.numbers
-        return len(hits) >= 2 or bool(hits and _about(s, facts)) or bool(with_unit and strongless)
-    if not facts.keys and not facts.numbers and facts.words:
-        return len(facts.words & s.words) >= 0.6 * len(facts.words)
-    return False
-
-
-def _about(s: Said, facts: ItemFacts) -> bool:
-    return (
-        len(s.words & facts.topic) >= max(1, math.ceil(len(facts.topic) / 2))
-        or len(s.words & facts.words) >= 2
-    )
+def _magnitude(a: Atom) -> float:
+    return a.days if a.days is not None else a.value or 0.0

@@ -1,0 +1,80 @@
+"""The disclosure rule: whether what a message states discloses one item's value.
+
+See :mod:`rewards.judges.evidence` for the rule in words and :mod:`rewards.judges.approx` for
+the tolerances of approximations.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rewards.judges import approx
+from scenarios.values import Atom, Said, sentence_words, stems
+
+if TYPE_CHECKING:
+    from rewards.judges.evidence import ItemFacts
+
+_TIME_UNITS = frozenset(stems("day week fortnight month quarter year decade hour minute"))
+
+
+def discloses(
+    s: Said,
+    facts: ItemFacts,
+    vague: tuple[Atom, ...] | None = None,
+    owns: Callable[[ItemFacts, str, Atom], bool] | None = None,
+) -> bool:
+    """The disclosure rule of the module docstring.
+
+    ``vague`` are the spoken numbers that may be approximations (all of them by default);
+    ``owns`` (:meth:`ScenarioIndex.owns`) says whether a shared number is this item's (by
+    default it always is).
+    """
+    if any(any(k in s.keys for k in alts) for alts in facts.keys):
+        return True
+    spoken = s.numbers if vague is None else vague
+
+    def level(a: Atom, x: Atom) -> int:
+        """0, 1 (counts alone) or 2 (counts in a sentence about the item); see approx."""
+        n = 1 if approx.same(a, x) else approx.closeness(a, x) if x in spoken else 0
+        if n and a.key in facts.shared and owns is not None and not owns(facts, a.key, x):
+            return 0
+        return n if n < 2 or _fits(facts, a, x, approx.dimension(a) != "count") else 0
+
+    if any(level(a, x) for a in facts.numbers + facts.approx for x in s.numbers):
+        return True
+    if facts.partial & s.keys and _about(s.words, facts):
+        return True
+    if facts.weak:
+        hits = [(w, x, n) for w in facts.weak for x in s.numbers if (n := level(w, x))]
+        strongless = not facts.keys and not facts.numbers
+        # A looser approximation (2) was only accepted in a sentence about the item.
+        return len({w for w, _, _ in hits}) >= 2 or any(
+            n == 2 or _about(s.words, facts) or (strongless and _fits(facts, w, x))
+            for w, x, n in hits
+        )
+    if not facts.keys and not facts.numbers and facts.words:
+        return len(facts.words & s.words) >= 0.6 * len(facts.words)
+    return False
+
+
+def _about(words: frozenset[str], facts: ItemFacts) -> bool:
+    return (
+        len(words & facts.topic) >= max(1, math.ceil(len(facts.topic) / 2))
+        or len(words & facts.words) >= 2
+    )
+
+
+def _fits(facts: ItemFacts, item: Atom, spoken: Atom, measured: bool = False) -> bool:
+    """Whether the spoken number's sentence is about the item (its name, value or unit words).
+
+    Two such words are needed, or one for an amount of money, a percentage or a duration
+    (``measured``), whose dimension already ties it to the item.
+    """
+    near = sentence_words(spoken.sentence)
+    if _about(near, facts):
+        return True
+    if measured:  # a time unit ("weeks") says nothing: every duration has one
+        return bool(near & (facts.topic | facts.words) - _TIME_UNITS)
+    return len(near & (facts.topic | facts.words | item.context)) >= 2
