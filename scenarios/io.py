@@ -119,7 +119,10 @@ def _from_arrow(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_records(path: Path) -> list[Any]:
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioFormatError(f"{path}: not UTF-8 text (byte {e.start}: {e.reason})") from None
     if path.suffix == ".jsonl":
         records = []
         for n, line in enumerate(text.splitlines(), start=1):
@@ -145,6 +148,10 @@ def _loads(text: str, where: str) -> Any:
     except json.JSONDecodeError as e:
         msg = f"{where}: invalid JSON at line {e.lineno} col {e.colno}: {e.msg}"
         raise ScenarioFormatError(msg) from None
+    except RecursionError:
+        raise ScenarioFormatError(f"{where}: JSON nested too deeply to read") from None
+    except ValueError as e:  # e.g. an integer over Python's digit limit
+        raise ScenarioFormatError(f"{where}: unreadable JSON value ({e})") from None
 
 
 def _parse_records(records: Iterable[Any], source: str) -> list[Scenario]:
@@ -164,8 +171,13 @@ def parse_scenario(record: dict[str, Any], where: str = "scenario") -> Scenario:
     Raises:
         ScenarioFormatError: naming ``where``, the scenario id and each bad field path.
     """
-    if is_old_format(record):
-        record = adapt_old_format(record)
+    try:
+        if is_old_format(record):
+            record = adapt_old_format(record)
+    except (AttributeError, TypeError) as e:  # a field of the wrong type in the old layout
+        sid = record.get("scenario_id", "?")
+        msg = f"{where} (scenario_id={sid}): old-format record with a field of the wrong type ({e})"
+        raise ScenarioFormatError(msg) from None
     try:
         return Scenario.model_validate(record)
     except ValidationError as e:
