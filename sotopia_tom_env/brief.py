@@ -3,11 +3,18 @@
 The brief holds only the agent's own knowledge, objective and sharing policy. Other agents'
 briefs and every agent's ``post_interaction_knowledge`` (the evaluation targets) are never
 rendered here; the privacy tests check this with canaries.
+
+Scenario text is rendered with :func:`~sotopia_tom_env.render.one_line` too, so a field of a
+scenario file can no more fake a heading than a message can: every heading of an observation
+is one the env wrote, and :func:`split_observation` relies on that.
 """
 
 from __future__ import annotations
 
+import re
+
 from scenarios import AgentSpec, Scenario
+from sotopia_tom_env.render import one_line as _s
 from sotopia_tom_env.routing import Roster
 
 
@@ -15,13 +22,13 @@ def scenario_context(scenario: Scenario, roster: Roster) -> str:
     """The part every participant sees: goal, participants and who owns which domain."""
     lines = [
         "## Scenario (shared with everyone)",
-        f"Goal: {scenario.scenario_goal or '(none given)'}",
-        f"Participants: {roster.describe()}",
+        f"Goal: {_s(scenario.scenario_goal) or '(none given)'}",
+        f"Participants: {_s(roster.describe())}",
     ]
     owners = scenario.domain_owners()
     if owners:
         lines.append("Knowledge domains and who owns them:")
-        lines += [f"  - {domain}: {', '.join(who)}" for domain, who in owners.items()]
+        lines += [f"  - {_s(domain)}: {_s(', '.join(who))}" for domain, who in owners.items()]
     return "\n".join(lines)
 
 
@@ -30,11 +37,11 @@ def private_brief(agent: AgentSpec) -> str:
     policy = agent.goals.sharing_policy
     lines = [
         "## Your brief (only you can see this)",
-        f"ROLE: {agent.role}",
-        f"PRIMARY OBJECTIVE: {agent.goals.primary_objective or '(none given)'}",
+        f"ROLE: {_s(agent.role)}",
+        f"PRIMARY OBJECTIVE: {_s(agent.goals.primary_objective) or '(none given)'}",
         "WHAT YOU KNOW:",
         *(
-            f"  - {name} [{item.sensitivity}]: {item.text}"
+            f"  - {_s(name)} [{_s(item.sensitivity)}]: {_s(item.text)}"
             for name, item in agent.pre_interaction_knowledge.items()
         ),
         "SHARING POLICY:",
@@ -50,17 +57,19 @@ def private_brief(agent: AgentSpec) -> str:
 
 
 def _bullets(items: list[str]) -> list[str]:
-    return [f"    - {x}" for x in items] or ["    - (nothing listed)"]
+    return [f"    - {_s(x)}" for x in items] or ["    - (nothing listed)"]
 
 
 CONVERSATION_HEADING = "## Conversation (what you have seen)"
 STATUS_HEADING = "## Now"
+MESSAGE_LINE = re.compile(r"\[R\d+\.\d+\] ")
+"""How a message line of an observation starts (``match`` it against a line)."""
 
 
 def observation_header(scenario: Scenario, roster: Roster, index: int) -> str:
     """Everything agent ``index`` sees before the conversation starts."""
     agent = scenario.agents[index]
-    intro = f"You are {agent.role} ({roster.ids[index]}) in a workplace conversation."
+    intro = f"You are {_s(agent.role)} ({roster.ids[index]}) in a workplace conversation."
     parts = [intro, scenario_context(scenario, roster), private_brief(agent), CONVERSATION_HEADING]
     return "\n\n".join(parts)
 
@@ -68,15 +77,22 @@ def observation_header(scenario: Scenario, roster: Roster, index: int) -> str:
 def split_observation(text: str) -> tuple[str, list[str], str]:
     """Split an observation text into (brief, visible messages, status).
 
-    Each visible message is one ``[Rr.u] …`` entry (continuation lines of a multi-line message
-    stay with it), so a policy can tell which messages are new since its last turn.
+    Parsed by the env's own structure: the first line that *is* the conversation heading, the
+    last line that *is* the status heading, and between them one line per visible message
+    (starting with its ``[Rr.u]`` id). Message and scenario text are rendered on one line and
+    cannot fake either heading or an id at the start of a line, so what an agent writes never
+    changes the split. A text without the conversation heading is all brief.
     """
-    head, _, rest = text.partition(CONVERSATION_HEADING)
-    convo, _, status = rest.rpartition(STATUS_HEADING)
-    messages: list[str] = []
-    for line in convo.strip("\n").splitlines():
-        if line.startswith("[R"):
-            messages.append(line)
-        elif messages:
-            messages[-1] += "\n" + line
-    return head.strip(), messages, status.strip()
+    lines = text.split("\n")
+    try:
+        start = lines.index(CONVERSATION_HEADING)
+    except ValueError:
+        return text.strip(), [], ""
+    end = len(lines) - 1
+    while end > start and lines[end] != STATUS_HEADING:
+        end -= 1
+    if end == start:  # no status section
+        end = len(lines)
+    messages = [line for line in lines[start + 1 : end] if MESSAGE_LINE.match(line)]
+    head = "\n".join(lines[:start]).strip()
+    return head, messages, "\n".join(lines[end + 1 :]).strip()

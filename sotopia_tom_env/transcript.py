@@ -10,6 +10,10 @@ are grouped ``n_agents`` at a time into rounds. In round-robin play a round is t
 ``n_agents`` consecutive non-silent turns, and a silent turn shifts later boundaries. Ids are
 ``R{round}.{utterance}``: the round 0-based, the utterance within the round 1-based. Ids are
 assigned when a message is added and never change.
+
+**Rendering.** Messages are stored verbatim (JSONL keeps every character), but every rendered
+line goes through :func:`~sotopia_tom_env.render.one_line`: a message is always exactly one
+line, and nothing inside it can look like another message's id or a heading.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from sotopia_tom_env.render import one_line
 from sotopia_tom_env.routing import AgentID, agent_ids, visible_to
 
 
@@ -50,10 +55,15 @@ class Message(BaseModel):
         return visible_to(agent, self.sender, self.recipients)
 
     def line(self) -> str:
-        """``[R0.2] Role (speak, private to=A,B): text`` (the judge-facing line format)."""
-        where = "public" if not self.recipients else "private to=" + ",".join(self.recipient_roles)
-        text = self.text or "left the conversation"
-        return f"[{self.id}] {self.sender_role} ({self.action_type}, {where}): {text}"
+        """``[R0.2] Role (speak, private to=A,B): text`` (the judge-facing line format).
+
+        Always one line: text and role names are rendered with :func:`one_line`.
+        """
+        where = "public"
+        if self.recipients:
+            where = "private to=" + ",".join(map(one_line, self.recipient_roles))
+        text = one_line(self.text) if self.text else "left the conversation"
+        return f"[{one_line(self.id)}] {one_line(self.sender_role)} ({self.action_type}, {where}): {text}"
 
 
 class Transcript(BaseModel):
@@ -140,10 +150,11 @@ class Transcript(BaseModel):
 
     def header(self) -> str:
         """The judge-facing header block."""
-        agents = ", ".join(f"{i}={r}" for i, r in enumerate(self.roles, start=1))
+        agents = ", ".join(f"{i}={one_line(r)}" for i, r in enumerate(self.roles, start=1))
         return (
-            f"[SCENARIO] id={self.scenario_id} | sector={self.sector or '?'} | "
-            f"agents={self.n_agents} | rounds={self.rounds}\n[AGENTS] {agents}\n[GOAL] {self.scenario_goal}"
+            f"[SCENARIO] id={one_line(self.scenario_id)} | sector={one_line(self.sector or '?')} | "
+            f"agents={self.n_agents} | rounds={self.rounds}\n[AGENTS] {agents}\n"
+            f"[GOAL] {one_line(self.scenario_goal)}"
         )
 
     def judge_text(self) -> str:
@@ -154,7 +165,10 @@ class Transcript(BaseModel):
 
     def view_text(self, agent: AgentID) -> str:
         """One agent's view: a header, then ``--- Round r ---`` blocks of what it saw."""
-        head = f"[VIEW] agent={self.role(agent)} | scenario_id={self.scenario_id} | rounds={self.rounds}\n"
+        head = (
+            f"[VIEW] agent={one_line(self.role(agent))} | scenario_id={one_line(self.scenario_id)} "
+            f"| rounds={self.rounds}\n"
+        )
         return head + _by_round(self.view(agent), heading=True)
 
     def to_jsonl(self, path: str | Path) -> None:

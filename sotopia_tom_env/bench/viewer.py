@@ -3,16 +3,26 @@
 It shows the public channel and every DM thread, a "what this agent saw" toggle, and the
 judge's evidence (disclosures, inquiries, violations) marked on the utterances it cites.
 Self-contained: inline CSS and a few lines of JavaScript, no network.
+
+A record file may come from anywhere, so every value taken from it is escaped (text and
+attributes), values used as HTML ids or classes are reduced to a safe charset, links keep only
+harmless schemes, message text is shown with :func:`~sotopia_tom_env.render.one_line` (one
+unit per message, nothing that looks like another message), and a Content-Security-Policy lets
+only the page's own script run.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import re
 from collections import defaultdict
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from sotopia_tom_env.bench.records import EpisodeRecord
+from sotopia_tom_env.render import one_line
 from sotopia_tom_env.transcript import Message
 
 _CSS = """
@@ -40,12 +50,21 @@ function show(agent){
   document.querySelectorAll('.thread').forEach(t=>{
     t.classList.toggle('hidden', !t.querySelector('.msg:not(.hidden)'));});
 }
+document.querySelectorAll('.toggle button').forEach(b=>b.addEventListener('click',()=>show(b.dataset.agent)));
 """
+_SCRIPT_HASH = base64.b64encode(hashlib.sha256(_JS.encode()).digest()).decode()
+# Only the page's own script may run; nothing is loaded from anywhere.
+_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; "
+    f"script-src 'sha256-{_SCRIPT_HASH}'; base-uri 'none'; form-action 'none'"
+)
+_UNSAFE_TOKEN = re.compile(r"[^A-Za-z0-9_.-]+")
+_SAFE_SCHEMES = frozenset({"", "http", "https", "file"})
 
 
 def page_name(record: EpisodeRecord) -> str:
     """The file name of an episode's page."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", record.episode_id) + ".html"
+    return _UNSAFE_TOKEN.sub("_", record.episode_id) + ".html"
 
 
 def write_episode_page(record: EpisodeRecord, folder: Path, back: str = "../report.html") -> Path:
@@ -68,18 +87,19 @@ def render_episode(record: EpisodeRecord, back: str = "../report.html") -> str:
         _thread(t.roles, key, msgs, badges)
         for key, msgs in sorted(threads.items(), key=lambda kv: kv[0] != ())
     ]
-    buttons = [
-        '<button data-agent="all" class="on" onclick="show(\'all\')">Everything (judge view)</button>'
-    ]
+    buttons = ['<button data-agent="all" class="on">Everything (judge view)</button>']
     buttons += [
-        f'<button data-agent="{a}" onclick="show(\'{a}\')">What {_e(r)} saw</button>'
+        f'<button data-agent="{_token(a)}">What {_e(r)} saw</button>'
         for a, r in zip(t.ids, t.roles, strict=True)
     ]
     title = f"{record.policy} on {t.scenario_id} (seed {record.seed})"
-    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{_e(title)}</title><style>{_CSS}</style></head>
-<body><p><a href="{_e(back)}">&larr; report</a></p>
+    model = _e(" · model " + record.model) if record.model else ""
+    return f"""<!doctype html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{_CSP}">
+<title>{_e(title)}</title><style>{_CSS}</style></head>
+<body><p><a href="{_href(back)}">&larr; report</a></p>
 <h1>{_e(title)}</h1>
-<div class="meta">sector {_e(t.sector or "?")} &middot; {t.n_agents} agents &middot; {t.rounds} rounds &middot; {t.steps} steps{_e(" · model " + record.model) if record.model else ""}</div>
+<div class="meta">sector {_e(t.sector or "?")} &middot; {int(t.n_agents)} agents &middot; {int(t.rounds)} rounds &middot; {int(t.steps)} steps{model}</div>
 <p><b>Goal.</b> {_e(t.scenario_goal)}</p>
 {_scores(record)}
 <div class="toggle">{"".join(buttons)}</div>
@@ -96,7 +116,7 @@ def _thread(
     title = (
         "Public channel"
         if not key
-        else "Direct messages: " + ", ".join(roles[int(a.rsplit("_", 1)[1])] for a in key)
+        else "Direct messages: " + ", ".join(_role(roles, a) for a in key)
     )
     items = []
     for m in msgs:
@@ -105,13 +125,15 @@ def _thread(
             if m.recipients
             else [f"agent_{i}" for i in range(len(roles))]
         )
-        visible = " ".join(audience)
+        visible = " ".join(map(_token, audience))
         marks = badges.get(m.id, [])
-        cls = " ".join(sorted({k if k != "leak" else "violation" for k, _ in marks}))
+        cls = " ".join(sorted({_token(k if k != "leak" else "violation") for k, _ in marks}))
         to = f" &rarr; {_e(', '.join(m.recipient_roles))}" if m.recipients else ""
         text = _e(m.text) if m.action_type == "speak" else "<i>left the conversation</i>"
-        chips = "".join(f'<span class="badge b-{k}">{_e(label)}</span>' for k, label in marks)
-        items.append(f'<div class="msg {cls}" id="{m.id}" data-visible="{visible}"><span class="id">[{m.id}]</span>'
+        chips = "".join(
+            f'<span class="badge b-{_token(k)}">{_e(label)}</span>' for k, label in marks
+        )
+        items.append(f'<div class="msg {cls}" id="{_token(m.id)}" data-visible="{visible}"><span class="id">[{_e(m.id)}]</span>'
                      f'<span class="who">{_e(m.sender_role)}</span>{to}: {text}<div>{chips}</div></div>')  # fmt: skip
     kind = "public" if not key else "dm"
     return f'<section class="thread {kind}"><h2>{_e(title)}</h2>{"".join(items)}</section>'
@@ -170,5 +192,27 @@ def _n(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.3f}"
 
 
-def _e(text: str) -> str:
-    return html.escape(str(text))
+def _e(text: object) -> str:
+    """Escaped for HTML text and quoted attributes, shown on one line."""
+    return html.escape(one_line(str(text)), quote=True)
+
+
+def _token(value: str) -> str:
+    """A value reduced to a charset that is safe as an HTML id, class or data token."""
+    return _UNSAFE_TOKEN.sub("_", str(value)) or "_"
+
+
+def _href(url: str) -> str:
+    """``url`` for an ``href``, or ``#`` when its scheme could run code (``javascript:``…)."""
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        return "#"
+    return html.escape(url, quote=True) if scheme in _SAFE_SCHEMES else "#"
+
+
+def _role(roles: list[str], agent: str) -> str:
+    """The role of ``agent_i``, or the raw id when a record names an agent that is not there."""
+    index = agent.rsplit("_", 1)[-1]
+    ok = index.isascii() and index.isdigit() and int(index) < len(roles)
+    return roles[int(index)] if ok else agent
