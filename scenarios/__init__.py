@@ -18,7 +18,7 @@ from scenarios.schema import (
     Scenario,
     SharingPolicy,
 )
-from scenarios.validate import Finding, Report, check, validate_all
+from scenarios.validate import Finding, InvalidScenario, Report, check, require_valid, validate_all
 
 __all__ = [
     # schema
@@ -40,8 +40,10 @@ __all__ = [
     "resolve",
     # validation
     "Finding",
+    "InvalidScenario",
     "Report",
     "check",
+    "require_valid",
     "validate_all",
     # generation
     "generate",

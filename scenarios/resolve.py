@@ -21,6 +21,7 @@ the agent's own items (the validator flags that as an error). What stays unmatch
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
@@ -83,8 +84,16 @@ class Resolution:
 
 
 def normalise(text: str) -> str:
-    """Case-fold and reduce punctuation runs and whitespace to single spaces."""
-    return re.sub(r"[\W_]+", " ", text.casefold()).strip()
+    """Unicode NFKC, case-fold, and reduce punctuation runs and whitespace to single spaces.
+
+    The one notion of "the same name" in the project: item references, role names in the
+    validator and recipient lookup in the env all compare through it.
+
+    Example:
+        >>> normalise("Chief-Nursing  Officer") == normalise("ＣＨＩＥＦ nursing officer")
+        True
+    """
+    return re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
 def resolve(scenario: Scenario) -> Resolution:

@@ -1,7 +1,7 @@
 """Pydantic models of the Sotopia-ToM scenario format.
 
 The format is the one the benchmark consumes (a scenario with a shared goal, a knowledge-domain
-map and 2-5 agents, each holding public and private facts, a sharing policy, and evaluation
+map and 3-5 agents, each holding public and private facts, a sharing policy, and evaluation
 targets that are never shown to agents). Models are permissive about what real files contain
 (missing sensitivity, list values, integer or string ids) and strict about types; the semantic
 review rules live in :mod:`scenarios.validate`.

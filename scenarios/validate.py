@@ -6,8 +6,12 @@ quality that the benchmark tolerates (the published sets have such quirks).
 
 Rules (errors unless marked):
 
-* ``agent_count``: 2-5 agents.
-* ``unique_roles`` / ``unique_agent_ids``.
+* ``agent_count``: 3-5 agents (the benchmark's range).
+* ``unique_roles``: no two roles are the same name once case, spacing and punctuation are
+  ignored (roles are DM addresses); ``role_empty``, ``role_characters`` (control, zero-width or
+  line-breaking characters), ``role_shadows_id`` (a role that reads as ``agent_N``); see
+  :mod:`scenarios.roles`.
+* ``unique_agent_ids``.
 * ``duplicate_scenario_id``: within the set validated together.
 * ``policy_item_exists``: every sharing-policy entry names one of the agent's own items.
 * ``policy_overlap``: no item is both in what_to_share and what_not_to_share.
@@ -26,6 +30,7 @@ Rules (errors unless marked):
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -34,10 +39,19 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 
 from scenarios.resolve import normalise
+from scenarios.roles import MAX_AGENTS, MIN_AGENTS, role_problems
 from scenarios.schema import Scenario
 from scenarios.values import Atom, atoms, public_context_keys
 
 Severity = Literal["error", "warning"]
+_STRUCTURAL = {
+    "agent_count",
+    "unique_roles",
+    "role_empty",
+    "role_characters",
+    "role_shadows_id",
+    "unique_agent_ids",
+}
 _DOMAIN_STOPWORDS = {"and", "of", "the", "for", "to", "in", "on", "a", "an", "management", "ops"}
 
 
@@ -107,6 +121,84 @@ def validate_all(scenarios: Iterable[Scenario]) -> list[Report]:
     return reports
 
 
+class InvalidScenario(ValueError):
+    """Scenarios that break review rules; the message names source, scenario, rule and path."""
+
+    def __init__(self, errors: list[Finding], source: str | None = None) -> None:
+        self.errors = errors
+        self.source = source
+        where = f" in {source}" if source else ""
+        bad = len({f.scenario_id for f in errors})
+        lines = [_clip(str(f)) for f in errors[:_SHOWN]]
+        if len(errors) > _SHOWN:
+            lines.append(f"... and {len(errors) - _SHOWN} more")
+        fix = f"`sotopia-tom validate {source}`" if source else "`scenarios.validate_all`"
+        super().__init__(
+            f"{bad} invalid scenario(s){where}; {fix} gives the full report:\n  "
+            + "\n  ".join(lines)
+        )
+
+    def __reduce__(self):  # picklable across worker processes despite the custom __init__
+        return (type(self), (self.errors, self.source))
+
+
+_SHOWN = 8
+
+
+def _clip(text: str, n: int = 240) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+_CACHE: dict[int, list[Finding]] = {}
+
+
+def require_valid(
+    scenarios: Iterable[Scenario], source: str | None = None, *, review: bool = True
+) -> None:
+    """Raise unless every scenario passes the review rules (warnings are fine).
+
+    The full rules run once per ``Scenario`` object (cached while it lives); the cheap
+    structural ones (agent count, roles, agent ids) run every time, so an object edited in
+    place is still checked where it matters for routing messages.
+
+    Args:
+        scenarios: the set to admit; ids must also be unique within it.
+        source: the file, folder or set name they came from, named in the error.
+        review: also apply the paper's content rules; ``False`` checks only the structure that
+            routing and judging need (agent count, roles, ids), to play a deliberately flawed
+            scenario.
+
+    Raises:
+        InvalidScenario: listing each error with its scenario id, rule and field path.
+
+    Example:
+        >>> import scenarios
+        >>> require_valid(scenarios.load("tiny"), "tiny")
+    """
+    scenarios = list(scenarios)
+    errors = [f for s in scenarios for f in _errors(s, review)]
+    counts = Counter(s.id for s in scenarios)
+    for i, s in enumerate(scenarios):
+        if counts[s.id] > 1:
+            msg = f"id used by {counts[s.id]} scenarios in this set"
+            errors.append(_f(s, "duplicate_scenario_id", f"[{i}].scenario_id", msg, s.id))
+    if errors:
+        raise InvalidScenario(errors, source)
+
+
+def _errors(s: Scenario, review_rules: bool = True) -> list[Finding]:
+    structure = [f for f in _structure(s) if f.severity == "error"]
+    if not review_rules:
+        return structure
+    key = id(s)
+    review = _CACHE.get(key)
+    if review is None:
+        review = [f for f in check(s) if f.severity == "error" and f.rule not in _STRUCTURAL]
+        _CACHE[key] = review
+        weakref.finalize(s, _CACHE.pop, key, None)  # id() is reused once s is collected
+    return structure + review
+
+
 def check(s: Scenario) -> list[Finding]:
     """All single-scenario rules for ``s``."""
     return [
@@ -127,11 +219,11 @@ def _f(
 
 def _structure(s: Scenario) -> list[Finding]:
     out = []
-    if not 2 <= len(s.agents) <= 5:
-        out.append(_f(s, "agent_count", "agents", f"{len(s.agents)} agents; expected 2 to 5"))
-    for role, n in Counter(s.roles).items():
-        if n > 1:
-            out.append(_f(s, "unique_roles", "agents[*].role", f"role used by {n} agents", role))
+    if not MIN_AGENTS <= len(s.agents) <= MAX_AGENTS:
+        msg = f"{len(s.agents)} agents; expected {MIN_AGENTS} to {MAX_AGENTS}"
+        out.append(_f(s, "agent_count", "agents", msg))
+    for p in role_problems(s.roles):
+        out.append(_f(s, p.rule, f"agents[{p.index}].role", p.message, s.roles[p.index]))
     for aid, n in Counter(a.agent_id for a in s.agents).items():
         if n > 1:
             out.append(

@@ -1,7 +1,7 @@
 """Sotopia-ToM: privacy-aware information sharing among 3-5 workplace agents.
 
 ## Description
-Each episode plays one scenario: a shared decision (the *scenario goal*) and 2-5 agents with
+Each episode plays one scenario: a shared decision (the *scenario goal*) and 3-5 agents with
 roles, public and private facts, a sharing policy and an objective that hints at what they need
 to learn. Agents talk publicly or by direct message. A judge later scores Disclosure Alignment,
 Inquiry Alignment, Efficiency and Critical Privacy Violations from the transcript.
@@ -21,37 +21,48 @@ messages that became visible to it this step.
 ## Action Space
 ``Dict(action_type=Discrete(3), argument=Text, to=MultiBinary(n))``. ``step`` also accepts an
 :class:`~sotopia_tom_env.actions.AgentAction`, a dict with role names in ``to``, or the raw LLM
-reply string. Malformed actions become ``none`` and ``infos[agent]["action_error"]`` says why.
-Actions of agents whose turn it is not are ignored.
+reply string. Malformed actions become ``none`` and ``infos[agent]["action_error"]`` says why;
+so does a direct message that lists an agent who has left (its mask bit is 0 then). Actions of
+agents whose turn it is not are ignored. Programmer errors raise (``actions`` not a dict of this
+episode's agent ids, ``step`` with no running episode); see ``docs/environment.md``.
 
 ## Rewards
 ``parallel_env()`` scores each finished episode with the rule judge and gives every agent its
-per-agent composite (CM) minus a CPV penalty and format penalties, at the last step;
-``infos[agent]["scores"]`` and ``["agent_scores"]`` hold the breakdown. Other reward functions
-(an LLM judge, dense shaping, none) plug in through ``reward_fn``; see ``rewards.reward``.
+per-agent composite (CM) minus a fixed penalty per privacy-violation event and format
+penalties, at the last step; ``infos[agent]["scores"]`` and ``["agent_scores"]`` hold the
+breakdown. Other reward functions (an LLM judge, dense shaping, none) plug in through
+``reward_fn``; see ``rewards.reward``. If the
+reward function raises, the step still completes with 0 reward and ``infos[agent]["judge_failed"]``
+/ ``["judge_error"]`` say why.
 
 ## Episode End
 Terminated when fewer than two agents remain (``leave``) or after more than
-``max_stale_turns`` consecutive silent turns; truncated after ``max_turns`` steps. All agents end
-together.
+``max_stale_turns`` consecutive silent steps (a step where nobody speaks or leaves counts once,
+in both turn orders); truncated after ``max_turns`` steps. All agents end together.
 
 ## Arguments
 | argument | default | meaning |
 |---|---|---|
-| ``scenarios`` | ``"tiny"`` | shipped set name, file/folder path, or a list of ``Scenario`` |
+| ``scenarios`` | ``"tiny"`` | shipped set name, file/folder path, or a list of ``Scenario``; validated (errors raise ``scenarios.InvalidScenario``) |
 | ``turn_order`` | ``"round-robin"`` | one speaker per step, or ``"simultaneous"`` |
 | ``max_turns`` | 60 | steps before truncation |
-| ``max_stale_turns`` | 4 | silent turns tolerated in a row |
+| ``max_stale_turns`` | 4 | silent steps tolerated in a row |
 | ``max_message_chars`` | 2000 | longest accepted message |
+| ``review_scenarios`` | ``True`` | refuse scenarios failing the review rules; ``False``: only unplayable ones |
 | ``render_mode`` | ``None`` | ``"ansi"`` or ``"human"`` |
-| ``reward_fn`` | ``"rule"`` | a :class:`Rewarder`, ``"rule"`` or ``None`` |
+| ``reward_fn`` | ``"rule"`` | a :class:`Rewarder`, ``"rule"`` or ``None`` (anything else raises) |
 
 ## Version History
+* v1: rewards charge a fixed penalty per privacy violation (leaking never pays); message text
+  is rendered on one line with brackets and headings escaped (no forged messages); scenarios
+  are validated when the env is built; DMs to departed agents are refused; in simultaneous
+  mode an all-silent step counts once towards ``max_stale_turns``.
 * v0: initial release.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
@@ -63,8 +74,9 @@ from pettingzoo.utils.conversions import aec_wrapper_fn
 from pydantic import BaseModel, ConfigDict, Field
 
 import scenarios as scenario_sets
-from scenarios import Scenario
-from sotopia_tom_env.actions import ParsedAction, parse_action
+from scenarios import Scenario, require_valid
+from sotopia_tom_env.actions import PARSED_NONE, ParsedAction, parse_action
+from sotopia_tom_env.arguments import ResetNeeded, check_actions, check_options, check_reward_fn
 from sotopia_tom_env.brief import STATUS_HEADING, observation_header
 from sotopia_tom_env.render import render_text
 from sotopia_tom_env.routing import AgentID, Roster, agent_ids
@@ -75,6 +87,8 @@ from sotopia_tom_env.spaces import (
     observation_space,
 )
 from sotopia_tom_env.transcript import Message, Transcript
+
+log = logging.getLogger(__name__)
 
 
 class EnvConfig(BaseModel):
@@ -89,6 +103,11 @@ class EnvConfig(BaseModel):
     max_turns: int = Field(default=60, ge=1, description="Steps before truncation.")
     max_stale_turns: int = Field(default=4, ge=0, description="Silent turns tolerated in a row.")
     max_message_chars: int = Field(default=2000, ge=1, le=100_000)
+    review_scenarios: bool = Field(
+        default=True,
+        description="Refuse scenarios that fail the paper's review rules; False refuses only "
+        "what cannot be played (agent count, roles, ids), e.g. to play a deliberately bad seed.",
+    )
     render_mode: Literal["ansi", "human"] | None = None
 
 
@@ -108,16 +127,16 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
     """The Sotopia-ToM environment (see the module docstring for the full description)."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "sotopia_tom_v0",
+        "name": "sotopia_tom_v1",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": True,
     }
 
-    def __init__(self, reward_fn: Rewarder | None = None, **kwargs: Any) -> None:
+    def __init__(self, reward_fn: Rewarder | Literal["rule"] | None = None, **kwargs: Any) -> None:
         self.config = EnvConfig(**kwargs)
-        self.scenarios = _as_scenarios(self.config.scenarios)
+        self.reward_fn: Rewarder | None = check_reward_fn(reward_fn)
+        self.scenarios = _as_scenarios(self.config.scenarios, self.config.review_scenarios)
         self.render_mode = self.config.render_mode
-        self.reward_fn = reward_fn
         n_max = max(len(s.agents) for s in self.scenarios)
         self.possible_agents = agent_ids(n_max)
         self.agents: list[AgentID] = []
@@ -137,10 +156,16 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         return self._act_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Start an episode on a sampled scenario, or on ``options["scenario"]`` (id or object)."""
+        """Start an episode on a sampled scenario, or on ``options["scenario"]`` (id or object).
+
+        Raises:
+            TypeError, ValueError: for malformed ``options`` or an unknown scenario id.
+            scenarios.InvalidScenario: for a ``Scenario`` object that fails validation.
+        """
+        choice = check_options(options)
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
-        s = self.scenario = self._pick((options or {}).get("scenario"))
+        s = self.scenario = self._pick(choice)
         self.roster = Roster(s.roles)
         self.agents = list(self.roster.ids)
         self.transcript = Transcript(
@@ -165,14 +190,16 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         return {a: self._observe(a, done=False) for a in self.agents}, infos
 
     def step(self, actions: dict[AgentID, Any]):
-        """Apply the in-turn agents' actions; see the module docstring."""
+        """Apply the in-turn agents' actions; see the module docstring.
+
+        Raises:
+            ResetNeeded: before ``reset`` or after the episode ended.
+            TypeError, ValueError: if ``actions`` is not a dict keyed by this episode's agents.
+        """
         if not self.agents:
-            raise RuntimeError("step() called without a running episode; call reset() first")
-        unknown = set(actions) - set(self.agents)
-        if unknown:
-            raise ValueError(
-                f"actions for agents not in this episode: {sorted(unknown)}; agents are {self.agents}"
-            )
+            when = "before reset()" if self.scenario is None else "after the episode ended"
+            raise ResetNeeded(f"step() called {when}; call reset() to start an episode")
+        check_actions(actions, self.agents)
         acting = self.acting_agents()
         parsed, errors = self._parse(actions, acting)
         new = self.transcript.add_step(
@@ -187,7 +214,7 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         rewards = dict.fromkeys(self.agents, 0.0)
         extra: dict[AgentID, dict[str, Any]] = {}
         if self.reward_fn is not None:
-            step_rewards, extra = self.reward_fn.step(new, errors, done)
+            step_rewards, extra = self._score(new, errors, done)
             rewards.update(step_rewards)
         self._update_views(new)
         obs = {a: self._observe(a, done) for a in self.agents}
@@ -230,8 +257,17 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
 
     # -- internals ---------------------------------------------------------------------------
 
+    def _score(self, new: list[Message], errors: dict[AgentID, str], done: bool):
+        try:
+            return self.reward_fn.step(new, errors, done)  # type: ignore[union-attr]
+        except Exception as e:  # a failing judge must not take the episode down with it
+            why = f"{type(e).__name__}: {e}"[:500]
+            log.warning("reward function failed at step %d: %s", self.transcript.steps, why)
+            return {}, {a: {"judge_failed": True, "judge_error": why} for a in self.agents}
+
     def _pick(self, choice: Any) -> Scenario:
         if isinstance(choice, Scenario):
+            require_valid([choice], review=self.config.review_scenarios)
             scenario = choice
         elif choice is not None:
             matches = [s for s in self.scenarios if s.id == str(choice)]
@@ -257,6 +293,10 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
             parsed[a], err = parse_action(
                 actions.get(a), a, self.roster, self.config.max_message_chars
             )
+            gone = [r for r in parsed[a].recipients if r not in self._active]
+            if gone:  # the whole message is refused: a partial DM would change its audience
+                names = ", ".join(f"{self.roster.role_of[r]} ({r})" for r in gone)
+                parsed[a], err = PARSED_NONE, f"{names} has left the conversation; not sent"
             if err:
                 errors[a] = err
         return parsed, errors
@@ -267,9 +307,13 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
             self.turn_log.append(
                 {"step": step, "agent": a, "action_type": p.action_type, "error": errors.get(a)}
             )
-            self._stale = self._stale + 1 if p.action_type == "none" else 0
             if p.action_type == "leave":
                 self._active.remove(a)
+        # A step counts as stale once when nobody acted, whatever the agent order or turn order.
+        silent = all(p.action_type == "none" for p in parsed.values())
+        self._stale = self._stale + 1 if silent else 0
+        if any(p.action_type == "leave" for p in parsed.values()):
+            self._masks = self._build_masks()
         if self.config.turn_order == "round-robin" and self._active:
             self._speaker = self._next_speaker()
 
@@ -293,8 +337,9 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         head, seen = self._headers[agent], self._seen[agent] or "\n(nothing yet)"
         status = f"\n\n{STATUS_HEADING}\n{self._status(agent, acting, done)}"
         budget = MAX_OBSERVATION_CHARS - len(head) - len(status) - 40
-        if len(seen) > budget:  # keep the brief and the most recent messages
-            seen = "\n(earlier messages omitted)" + seen[-budget:]
+        if len(seen) > budget:  # keep the brief and the most recent whole messages
+            cut = seen.find("\n", len(seen) - budget)  # a cut line could pose as a message
+            seen = "\n(earlier messages omitted)" + (seen[cut:] if cut >= 0 else "")
         text = head + seen + status
         mask = self._masks[agent] if acting else self._masks[None]
         return {"text": text, "action_mask": mask.copy()}
@@ -315,10 +360,11 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         waiting = np.zeros(k + n_max, dtype=np.int8)
         waiting[0] = 1
         masks: dict[AgentID | None, np.ndarray] = {None: waiting}
-        for i, a in enumerate(self.agents):
+        present = [self.roster.index_of[a] for a in self._active]
+        for i, a in enumerate(self.roster.ids):
             m = np.zeros(k + n_max, dtype=np.int8)
             m[:k] = 1
-            m[k : k + len(self.agents)] = 1
+            m[[k + j for j in present]] = 1  # only agents still in the conversation
             m[k + i] = 0
             masks[a] = m
         return masks
@@ -343,10 +389,11 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         return infos
 
 
-def _as_scenarios(source: str | Path | list[Scenario]) -> list[Scenario]:
+def _as_scenarios(source: str | Path | list[Scenario], review: bool) -> list[Scenario]:
     loaded = list(source) if isinstance(source, list) else scenario_sets.load(source)
     if not loaded:
-        raise ValueError(f"no scenarios in {source!r}")
+        raise ValueError(f"scenarios={source!r} holds no scenarios")
+    require_valid(loaded, None if isinstance(source, list) else str(source), review=review)
     return loaded
 
 
@@ -369,10 +416,6 @@ def parallel_env(
         >>> sorted(obs) == env.agents
         True
     """
-    if reward_fn == "rule":
-        from rewards import JudgeReward  # the reward layer builds on the core; imported lazily
-
-        reward_fn = JudgeReward()
     return SotopiaToMEnv(reward_fn=reward_fn, **kwargs)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from rapidfuzz import fuzz, process
 
 from scenarios.resolve import normalise
+from scenarios.roles import role_problems
 
 AgentID = str
 
@@ -31,22 +32,32 @@ class Roster:
     """The participants of one episode: ids, roles and name lookup."""
 
     def __init__(self, roles: Sequence[str]) -> None:
+        """Index the roles of one episode.
+
+        Raises:
+            ValueError: if two roles are the same name once normalised, or a role is empty,
+                holds control characters or reads as an agent id (``scenarios.roles`` rules).
+        """
+        problems = role_problems(roles)
+        if problems:
+            detail = "; ".join(f"agents[{p.index}].role: {p.message}" for p in problems)
+            raise ValueError(f"roles {list(roles)!r} cannot address agents unambiguously: {detail}")
         self.roles = list(roles)
         self.ids = agent_ids(len(roles))
         self.role_of = dict(zip(self.ids, self.roles, strict=True))
         self.index_of = {a: i for i, a in enumerate(self.ids)}
-        self._lookup: dict[str, AgentID] = {}
-        for aid, role in self.role_of.items():
-            self._lookup[aid] = aid
-            self._lookup[normalise(role)] = aid
+        # Ids and roles share one normalised namespace; role_problems rules out clashes, so an
+        # exact spelling (the common case, looked up first to skip normalising) means the same.
+        self._exact = {**{a: a for a in self.ids}, **{r: a for a, r in self.role_of.items()}}
+        self._lookup = {normalise(name): aid for name, aid in self._exact.items()}
 
     def resolve(self, name: str, sender: AgentID) -> AgentID:
-        """The id addressed by ``name`` (a role name or an id).
+        """The id addressed by ``name`` (a role name or an id, compared once normalised).
 
         Raises:
             RecipientError: for an unknown name (with the closest role as a hint) or the sender.
         """
-        aid = self._lookup.get(name) or self._lookup.get(normalise(name))
+        aid = self._exact.get(name) or self._lookup.get(normalise(name))
         if aid is None:
             raise RecipientError(
                 f"unknown recipient {name!r}{self._hint(name)}; valid: {self._valid(sender)}"

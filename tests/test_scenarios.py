@@ -141,7 +141,9 @@ def _broken(tiny3, **edits):
             "domain_map_roles",
             "knowledge_domain_map.budget",
         ),
-        ({"agents__2__role": "Finance Director"}, "unique_roles", "agents[*].role"),
+        ({"agents__2__role": "Finance Director"}, "unique_roles", "agents[2].role"),
+        ({"agents__2__role": "finance-DIRECTOR"}, "unique_roles", "agents[2].role"),
+        ({"agents__2__role": "Agent 1"}, "role_shadows_id", "agents[2].role"),
         ({"agents": []}, "agent_count", "agents"),
     ],
 )
@@ -238,6 +240,13 @@ OLD = {
                         "what_to_share": ["Insurance cover"],
                         "what_not_to_share": ["Cash runway"],
                     },
+                },
+                {
+                    "agent_id": 3,
+                    "role": "Outside Counsel",
+                    "pre_interaction_knowledge": {"Hearing date": "June 9, 2026"},
+                    "post_interaction_knowledge": {"desired_knowledge": []},
+                    "goals": {"what_to_share": ["Hearing date"], "what_not_to_share": []},
                 },
             ],
         }

@@ -155,7 +155,7 @@ def test_knobs_shape_the_scenarios(sector):
 
 
 def test_all_public_but_one_and_no_probing():
-    for x in generate.generate(8, seed=2, private_fraction=0.0, probing=0.0, n_agents=2):
+    for x in generate.generate(8, seed=2, private_fraction=0.0, probing=0.0, n_agents=3):
         for a in x.agents:
             assert len(a.private_items) == 1 == len(a.goals.sharing_policy.what_not_to_share)
             assert a.goals.primary_objective.count(". ") == 0
@@ -164,6 +164,8 @@ def test_all_public_but_one_and_no_probing():
 def test_impossible_knobs_are_refused():
     with pytest.raises(ValueError, match="n_agents"):
         generate.generate(1, seed=0, n_agents=6)
+    with pytest.raises(ValueError, match="3 to 5 agents"):
+        generate.generate(1, seed=0, n_agents=2)
     with pytest.raises(ValueError, match="facts_per_agent"):
         generate.generate(1, seed=0, facts_per_agent=(5, 4))
     with pytest.raises(ValueError, match="unknown sector"):

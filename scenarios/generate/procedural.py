@@ -71,8 +71,8 @@ class Knobs:
     probing: float = 0.3
 
     def __post_init__(self) -> None:
-        if not 2 <= self.n_agents <= 5:
-            raise ValueError(f"n_agents={self.n_agents}: scenarios have 2 to 5 agents")
+        if not 3 <= self.n_agents <= 5:
+            raise ValueError(f"n_agents={self.n_agents}: scenarios have 3 to 5 agents")
         for knob, (lo, hi), least, most in (
             ("facts_per_agent", self.facts_per_agent, 2, 6),
             ("desired_per_agent", self.desired_per_agent, 1, 6),
@@ -105,7 +105,7 @@ def generate(
         n: how many scenarios.
         seed: the seed; the same seed and knobs give the same scenarios.
         sector: one sector, or ``None`` to cycle through all eight.
-        n_agents: agents per scenario (2-5).
+        n_agents: agents per scenario (3-5).
         facts_per_agent: (min, max) facts each agent holds.
         private_fraction: share of each agent's facts marked private (at least one).
         withhold_fraction: share of the private facts put in what_not_to_share (at least one);
