@@ -26,6 +26,7 @@ from policies.state import BeliefState, SelfFocusedState, State, capped, render
 from sotopia_tom_env import AgentAction, AgentID, Roster, parse_action
 from sotopia_tom_env.actions import action_model
 from sotopia_tom_env.brief import split_observation
+from sotopia_tom_env.llm.client import redact
 
 STRATEGIES = ("basic", "cot", "tom", "tom_coach", "tom_belief", "self_focused")
 _STATEFUL = {"tom_belief": (BeliefState, prompts.BELIEF_INIT, prompts.BELIEF_UPDATE),
@@ -57,6 +58,7 @@ class PromptedPolicy:
         )
         self.max_tokens = max_tokens or message_chars + 100  # + the JSON around the message
         self.rejected: list[str] = []  # why replies were refused, for debugging prompts
+        self.errors: list[str] = []  # LLM calls that failed for good (credentials redacted)
         self.stats: Counter[str] = Counter()
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
@@ -86,8 +88,7 @@ class PromptedPolicy:
 
     async def _action(self, observation: str, aux: str) -> AgentAction | str:
         others = [r for r in self.roster.roles if r != self.role]
-        prompt = prompts.ACTION.format(role=self.role, guidance=prompts.GUIDANCE[self.name], aux=aux,
-                                       observation=observation, recipients=", ".join(others))  # fmt: skip
+        prompt = prompts.action_prompt(self.name, self.role, observation, others, aux)
         error = None
         for attempt in range(2):
             content = prompt if error is None else prompt + prompts.RETRY.format(error=error)
@@ -155,7 +156,8 @@ class PromptedPolicy:
                                             temperature=temperature, max_tokens=max_tokens)  # fmt: skip
         except Exception as e:  # an LLM failure costs the turn, never the episode
             self.stats["llm_errors"] += 1
-            self.last_error = f"{type(e).__name__}: {e}"
+            self.last_error = redact(f"{type(e).__name__}: {e}")
+            self.errors.append(f"turn {self.stats['turns']}: {self.last_error}")
             return None
         self.stats["prompt_tokens"] += result.prompt_tokens
         self.stats["completion_tokens"] += result.completion_tokens

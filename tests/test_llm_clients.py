@@ -8,6 +8,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import time
 from typing import Any, Literal
 
 import pytest
@@ -343,6 +344,65 @@ def test_openai_rate_limit_is_retried(hx):
 
     assert asyncio.run(_client(hx, handler).chat(MESSAGES)).text == "ok"
     assert len(calls) == 3
+
+
+def test_openai_honours_retry_after_up_to_the_cap(hx):
+    seen: list[float] = []
+
+    def handler(request):
+        seen.append(time.perf_counter())
+        if len(seen) == 1:
+            return hx.Response(429, headers={"retry-after-ms": "250"}, json={"error": {}})
+        if len(seen) == 2:
+            return hx.Response(503, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"})
+        return hx.Response(200, json=_completion("ok"))
+
+    assert asyncio.run(_client(hx, handler).chat(MESSAGES)).text == "ok"
+    assert seen[1] - seen[0] >= 0.25  # the server's wait, not the 1 ms backoff
+    assert seen[2] - seen[1] < 0.25  # an HTTP date is not understood: plain backoff
+
+
+def test_openai_cut_off_body_is_retried_as_invalid_response(hx):
+    calls = []
+
+    def handler(request):
+        calls.append(1)
+        cut = b'{"id": "c1", "choices": [{"mess'
+        return hx.Response(200, content=cut, headers={"content-type": "application/json"})
+
+    with pytest.raises(LLMError) as info:
+        asyncio.run(_client(hx, handler, max_retries=2).chat(MESSAGES))
+    assert info.value.kind == "invalid_response" and info.value.attempts == 3 and len(calls) == 3
+
+
+def test_openai_base_url_query_goes_with_every_request_and_never_into_errors(hx):
+    urls: list[str] = []
+
+    def handler(request):
+        urls.append(str(request.url))
+        return hx.Response(404, json={"error": {"message": f"no route {request.url}"}})
+
+    http = hx.AsyncClient(transport=hx.MockTransport(handler))
+    url = "https://u:pw-secret1@test.invalid/v1?api-version=2&api_key=qk-secret2"
+    client = OpenAIChatClient("m", url, api_key="sk-secret3-abc", http_client=http)
+    with pytest.raises(LLMError) as info:
+        asyncio.run(client.chat(MESSAGES))
+    assert urls[0].split("?")[0].endswith("/v1/chat/completions")
+    assert "api-version=2" in urls[0] and "api_key=qk-secret2" in urls[0]
+    shown = str(info.value) + repr(client) + client.endpoint + repr(info.value.__cause__)
+    assert "test.invalid" in shown and "no route" in shown
+    assert not any(s in shown for s in ("pw-secret1", "qk-secret2", "sk-secret3"))
+
+
+def test_llm_error_redacts_credentials_from_message_and_endpoint():
+    err = LLMError(
+        "http", model="m", endpoint="https://bob:hunter22@h/v1?key=k1234567",
+        detail="echo Authorization: Bearer sk-0123456789 and my-api-key-value",
+        secrets=["my-api-key-value", "EMPTY"],
+    )  # fmt: skip
+    assert err.endpoint == "https://***@h/v1?key=***"
+    assert str(err).endswith("echo Authorization: *** and ***")
+    assert "hunter22" not in str(err) and "k1234567" not in str(err)
 
 
 def test_openai_missing_content_is_invalid_response(hx):

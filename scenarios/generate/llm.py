@@ -142,7 +142,7 @@ class ScenarioPipeline:
         candidate = await self._json(
             GENERATOR.format(sector=sector, agents=agents, good=good, bad=bad, reason=reason)
         )
-        if candidate is None:
+        if candidate is None or not candidate.get("agents"):  # no scenario: not worth judging
             counters["gen_errors"] += 1
             return False
         original = stable_hash(candidate)

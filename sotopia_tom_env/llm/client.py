@@ -8,6 +8,9 @@ Structured output is requested with a pydantic model class; the caller parses ``
 
 from __future__ import annotations
 
+import logging
+import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -22,6 +25,8 @@ __all__ = [
     "ErrorKind",
     "LLMError",
     "Message",
+    "install_log_redaction",
+    "redact",
     "response_format_payload",
     "strict_json_schema",
 ]
@@ -30,6 +35,78 @@ Message = dict[str, str]
 """One chat message, e.g. ``{"role": "user", "content": "Hi"}``."""
 
 ErrorKind = Literal["timeout", "http", "connection", "invalid_response", "other"]
+
+REDACTED = "***"
+_SECRET_PARAM = r"(?:api[_-]?key|key|token|access[_-]?token|secret|client[_-]?secret|password|passwd|pwd|sig|signature|auth|code)"
+_SECRET_PATTERNS = (
+    # scheme://user:password@host -> scheme://***@host (the user name can be a key too).
+    (re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/\s@'\"<>]+@", re.I), rf"\1{REDACTED}@"),
+    # ?api_key=...&token=... -> the values only.
+    (re.compile(rf"([?&;]{_SECRET_PARAM}=)[^&#\s'\"<>]+", re.I), rf"\1{REDACTED}"),
+    # Authorization: Bearer x / 'authorization': 'Basic x' / api-key=x (headers, dict reprs).
+    (
+        re.compile(
+            r"((?:proxy-)?authorization|x-api-key|api-key)(['\"]?\s*[:=]\s*['\"]?)"
+            r"(?:(?:bearer|basic|token)\s+)?[^\s'\",;}]+",
+            re.I,
+        ),
+        rf"\1\2{REDACTED}",
+    ),
+    (re.compile(r"\b(bearer|basic)\s+[a-z0-9._~+/=-]{8,}", re.I), rf"\1 {REDACTED}"),
+)
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """Remove credentials from a URL, an error message or a log line.
+
+    Hides the password (and user name) of ``scheme://user:password@host`` URLs, the values of
+    query parameters that usually hold keys (``api_key``, ``key``, ``token``, ``sig``…), the
+    values of ``Authorization``/``api-key`` headers and bearer or basic tokens, and any of
+    ``secrets`` (e.g. the client's API key) wherever it appears. Everything else is kept, so
+    the text still says which host and path failed.
+
+    Args:
+        text: The text to clean.
+        secrets: Exact strings to hide too; empty values and placeholders shorter than 8
+            characters (``"EMPTY"``) are ignored.
+
+    Returns:
+        The text with every credential replaced by ``***``.
+
+    Example:
+        >>> redact("https://bob:hunter2@api.example.com/v1?api_key=abc123&x=1")
+        'https://***@api.example.com/v1?api_key=***&x=1'
+        >>> redact("header Authorization: Bearer sk-0123456789")
+        'header Authorization: ***'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 8:
+            text = text.replace(secret, REDACTED)
+    for pattern, replacement in _SECRET_PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+class _RedactingFilter(logging.Filter):
+    """Rewrites a log record's message with credentials removed (see :func:`redact`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        return True
+
+
+def install_log_redaction(loggers: Iterable[str]) -> None:
+    """Pass every record of the named loggers through :func:`redact` (idempotent).
+
+    A logger's filters do not apply to its children, so name the loggers that emit.
+    """
+    for name in loggers:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _RedactingFilter) for f in logger.filters):
+            logger.addFilter(_RedactingFilter())
 
 
 class ChatResult(BaseModel):
@@ -99,6 +176,9 @@ class LLMError(RuntimeError):
             with ``raise ... from``).
         status_code: The HTTP status of the last attempt, for ``kind="http"``.
         attempts: How many attempts were made.
+
+    The message and ``endpoint`` pass through :func:`redact` (plus ``secrets``), so an error
+    can be printed, logged or saved without leaking the credentials of an endpoint URL.
     """
 
     def __init__(
@@ -111,19 +191,22 @@ class LLMError(RuntimeError):
         status_code: int | None = None,
         attempts: int = 1,
         detail: str | None = None,
+        secrets: Iterable[str | None] = (),
     ) -> None:
+        secrets = tuple(secrets)
         self.kind = kind
         self.model = model
-        self.endpoint = endpoint
+        self.endpoint = redact(endpoint, secrets)
         self.cause = cause
         self.status_code = status_code
         self.attempts = attempts
         reason = detail or (f"{type(cause).__name__}: {cause}" if cause else "no detail")
         status = f" (HTTP {status_code})" if status_code is not None else ""
-        super().__init__(
+        message = (
             f"{kind}{status} calling model {model!r} at {endpoint} "
             f"after {attempts} attempt(s): {reason}"
         )
+        super().__init__(redact(message, secrets))
 
 
 @runtime_checkable

@@ -32,7 +32,7 @@ class FakeChatClient:
 
     Attributes:
         requests: One dict per call, in order, with ``messages`` (a deep copy),
-            ``response_format``, ``temperature`` and ``max_tokens``.
+            ``response_format``, ``temperature``, ``max_tokens`` and the ``model`` asked for.
 
     Example:
         >>> import asyncio
@@ -49,6 +49,12 @@ class FakeChatClient:
         self.requests: list[dict[str, Any]] = []
         self._every: ReplyFn | None = replies if callable(replies) else None
         self._script: list[Reply] = [] if callable(replies) else list(replies)
+
+    def with_model(self, model: str) -> FakeChatClient:
+        """A view asking for another model, sharing this script and request log."""
+        view = copy.copy(self)  # the script and the request list are shared, not copied
+        view.model, view.stats = model, ClientStats()
+        return view
 
     @property
     def remaining(self) -> int:
@@ -71,6 +77,7 @@ class FakeChatClient:
         """
         self.requests.append(
             {
+                "model": self.model,
                 "messages": copy.deepcopy(messages),
                 "response_format": response_format,
                 "temperature": temperature,

@@ -1,24 +1,42 @@
 """Chat client for any OpenAI-compatible endpoint (OpenAI, a local vLLM server, …).
 
 Requests run concurrently up to ``max_concurrency``; each attempt has a deadline; timeouts,
-connection errors, HTTP 5xx, 408 and 429 are retried with exponential backoff and jitter;
-other 4xx errors fail at once. A call that fails for good raises :class:`LLMError`.
+connection errors, cut-off response bodies, HTTP 5xx, 408 and 429 are retried with exponential
+backoff and jitter (a server's ``Retry-After`` is honoured up to 30 s); other 4xx errors fail at
+once. A call that fails for good raises :class:`LLMError`. Credentials in the endpoint URL
+(``user:password@``, ``?api_key=``) never reach an error message or an ``httpx``/``openai`` log
+line: both go through :func:`~.client.redact`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
+import json
 import time
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from pydantic import BaseModel
 
-from .client import ChatResult, ClientStats, ErrorKind, LLMError, Message, response_format_payload
+from .client import (
+    ChatResult,
+    ClientStats,
+    ErrorKind,
+    LLMError,
+    Message,
+    install_log_redaction,
+    redact,
+    response_format_payload,
+)
 
 __all__ = ["OpenAIChatClient"]
 
 # 5xx, plus these: 408 is a timeout, 429 a rate limit; any other 4xx would fail again.
 _RETRY_STATUS = frozenset({408, 429})
+_MAX_WAIT_S = 30.0  # cap of the exponential backoff and of a server's Retry-After
+# The loggers that print request URLs (httpx, or httpx2 for openai>=3, at INFO; the SDK at DEBUG).
+_URL_LOGGERS = ("httpx", "httpx2", "openai", "openai._base_client")
 
 _INSTALL_HINT = (
     'pip install "sotopia-tom-env[llm]"  (or: pip install "openai>=1.40" "tenacity>=8.2")'
@@ -31,11 +49,13 @@ class OpenAIChatClient:
     Args:
         model: Model name as the endpoint knows it (vLLM: its ``--served-model-name``).
         base_url: Endpoint root, e.g. ``http://127.0.0.1:8000/v1``; None for api.openai.com.
+            A query string (``?api-version=…``) is sent with every request.
         api_key: API key; vLLM accepts any value unless started with ``--api-key``.
         max_concurrency: Most requests in flight at once from this client.
         timeout_s: Deadline of one attempt, in seconds.
         max_retries: Retries after the first attempt (so ``max_retries + 1`` attempts at most).
-        backoff_s: First backoff wait; it doubles each retry (capped at 30 s), plus jitter.
+        backoff_s: First backoff wait; it doubles each retry (capped at 30 s), plus jitter;
+            a longer ``Retry-After`` (or ``retry-after-ms``) from the server wins, up to 30 s.
         extra_body: Extra JSON fields sent with every request (e.g. vLLM's ``top_k``).
         http_client: An ``httpx.AsyncClient`` (``httpx2`` for openai>=3) to send through;
             tests pass one with a mock transport.
@@ -76,14 +96,24 @@ class OpenAIChatClient:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: Any = None
         self._semaphore: asyncio.Semaphore | None = None
+        install_log_redaction(_URL_LOGGERS)
 
     @property
     def endpoint(self) -> str:
-        """The base URL requests go to."""
-        return self.base_url or "https://api.openai.com/v1"
+        """The base URL requests go to, with any credentials in it replaced by ``***``."""
+        return redact(self.base_url or "https://api.openai.com/v1", (self.api_key,))
 
     def __repr__(self) -> str:
         return f"OpenAIChatClient(model={self.model!r}, base_url={self.endpoint!r})"
+
+    def with_model(self, model: str) -> OpenAIChatClient:
+        """The same endpoint, connection and concurrency limit, asking for another served model.
+
+        A LoRA adapter served next to its base model is such a model.
+        """
+        view = copy.copy(self)  # shares the HTTP client and the semaphore: one limit for both
+        view.model, view.stats = model, ClientStats()
+        return view
 
     async def chat(
         self,
@@ -145,8 +175,10 @@ class OpenAIChatClient:
             raise ImportError(f"OpenAIChatClient needs tenacity: {_INSTALL_HINT}") from exc
         retrying = tenacity.AsyncRetrying(
             stop=tenacity.stop_after_attempt(self.max_retries + 1),
-            wait=tenacity.wait_exponential(multiplier=self.backoff_s, max=30)
-            + tenacity.wait_random(0, self.backoff_s),
+            wait=_RetryAfterOr(
+                tenacity.wait_exponential(multiplier=self.backoff_s, max=_MAX_WAIT_S)
+                + tenacity.wait_random(0, self.backoff_s)
+            ),
             retry=tenacity.retry_if_exception(self._is_retryable),
             before_sleep=lambda _state: self.stats.record_retry(),
             reraise=True,
@@ -158,7 +190,10 @@ class OpenAIChatClient:
                     attempts += 1
                     return await self._attempt(request, start)
         except Exception as exc:
-            raise self._error(exc, attempts) from exc
+            error = self._error(exc, attempts)
+            # The cause's own text can hold an echoed URL or header: chain it only when clean.
+            clean = redact(str(exc), (self.api_key,)) == str(exc)
+            raise error from (exc if clean else None)
         raise AssertionError("unreachable: tenacity either returns or raises")
 
     async def _attempt(self, request: dict[str, Any], start: float) -> ChatResult:
@@ -201,9 +236,11 @@ class OpenAIChatClient:
             # then, which fails noisily ("Event loop is closed") for a pool of a finished
             # loop; a plain one with the same defaults is simply dropped.
             http_client = self._http_client or openai.DefaultAsyncHttpxClient()
+            base_url, query = _split_query(self.base_url)
             self._client = openai.AsyncOpenAI(
                 api_key=self.api_key,
-                base_url=self.base_url,
+                base_url=base_url,
+                default_query=query or None,
                 max_retries=0,  # retries are ours, with our backoff and our accounting
                 timeout=self.timeout_s,
                 http_client=http_client,
@@ -219,7 +256,8 @@ class OpenAIChatClient:
         kind, status = _classify(exc)
         if kind == "http":
             return status is not None and (status >= 500 or status in _RETRY_STATUS)
-        return kind in ("timeout", "connection")
+        # A cut-off body is a broken transfer; an empty but complete reply would come again.
+        return kind in ("timeout", "connection") or isinstance(exc, json.JSONDecodeError)
 
     def _error(self, exc: BaseException, attempts: int) -> LLMError:
         """Wrap the last exception of a call into an :class:`LLMError`."""
@@ -235,6 +273,7 @@ class OpenAIChatClient:
             status_code=status,
             attempts=attempts,
             detail=detail,
+            secrets=(self.api_key,),
         )
 
     async def aclose(self) -> None:
@@ -264,6 +303,44 @@ def _classify(exc: BaseException) -> tuple[ErrorKind, int | None]:
         return "connection", None
     if isinstance(exc, openai.APIStatusError):
         return "http", exc.status_code
-    if isinstance(exc, openai.APIResponseValidationError):
+    if isinstance(exc, openai.APIResponseValidationError | json.JSONDecodeError):
         return "invalid_response", None
     return "other", None
+
+
+class _RetryAfterOr:
+    """A tenacity wait: the backoff, or the server's ``Retry-After`` if longer (capped)."""
+
+    def __init__(self, backoff: Any) -> None:
+        self.backoff = backoff
+
+    def __call__(self, retry_state: Any) -> float:
+        wait = float(self.backoff(retry_state))
+        outcome = retry_state.outcome
+        exc = outcome.exception() if outcome is not None else None
+        return max(wait, min(_retry_after_s(exc), _MAX_WAIT_S))
+
+
+def _retry_after_s(exc: BaseException | None) -> float:
+    """Seconds the server asked to wait (``retry-after-ms`` or ``Retry-After``), else 0."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return 0.0
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            return max(0.0, float(headers.get(name, "")) * scale)
+        except ValueError:  # absent, or an HTTP date: fall back to the backoff
+            continue
+    return 0.0
+
+
+def _split_query(base_url: str | None) -> tuple[str | None, dict[str, str]]:
+    """Move a base URL's query string into parameters the SDK adds to every request.
+
+    The SDK appends paths to the base URL as text, which would put them after the query.
+    """
+    if not base_url or "?" not in base_url:
+        return base_url, {}
+    parts = urlsplit(base_url)
+    return urlunsplit(parts._replace(query="", fragment="")), dict(parse_qsl(parts.query))
