@@ -100,6 +100,20 @@ PLAN_UPDATE = _UPDATE.format(
     kind="planning", first="Revise next_actions, blockers and the conversation_strategy."
 )
 
+
+def action_prompt(
+    strategy: str, role: str, observation: str, others: list[str], aux: str = ""
+) -> str:
+    """The action call's prompt: what a prompted player (or a trained one) sees on its turn.
+
+    Example:
+        >>> "Possible recipients: B, C." in action_prompt("basic", "A", "(brief)", ["B", "C"])
+        True
+    """
+    return ACTION.format(role=role, guidance=GUIDANCE[strategy], aux=aux,
+                         observation=observation, recipients=", ".join(others))  # fmt: skip
+
+
 RETRY = (
     "\n\nYour previous reply could not be used: {error}. Reply again with one valid JSON object."
 )

@@ -9,6 +9,7 @@ from typing import Any
 from policies.base import Policy
 from policies.prompted import STRATEGIES, PromptedPolicy
 from policies.scripted import IdealPlayer, LeakyPlayer, RandomPlayer, SilentPlayer
+from policies.trained import parse_trained
 from scenarios import Scenario
 from sotopia_tom_env import AgentID
 
@@ -41,8 +42,14 @@ def make_policy(name: str, setup: Setup) -> Policy:
     Raises:
         ValueError: for an unknown name (listing the known ones) or an LLM policy without a client.
     """
-    if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
+    trained = parse_trained(name)
+    if name not in POLICIES and trained is None:
+        raise ValueError(
+            f"unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}, trained:PATH"
+        )
     if name not in SCRIPTED and setup.client is None:
         raise ValueError(f"policy {name!r} needs an LLM client")
+    if trained is not None:  # the same player, asking the server for the adapter by name
+        client = setup.client.with_model(trained.served_name)
+        return PromptedPolicy(setup.agent, client, trained.strategy)
     return POLICIES[name](setup)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -16,13 +16,14 @@ def chat_client(
     api_key: str | None = None,
     log_path: str | Path | None = None,
     max_concurrency: int = 16,
+    server_args: Sequence[str] = (),
 ) -> Iterator[Any]:
     """A chat client for the duration of the block.
 
     With ``base_url`` the client talks to that OpenAI-compatible endpoint (``model`` is the
     served name; the key comes from ``api_key`` or ``$OPENAI_API_KEY``). Without it a local vLLM
     server is started for ``model`` (the embedded SmolLM2-135M-Instruct when ``None``) and
-    stopped when the block ends.
+    stopped when the block ends; ``server_args`` go to that server (e.g. LoRA adapters to load).
     """
     from sotopia_tom_env.llm import OpenAIChatClient, VLLMServer
 
@@ -32,5 +33,5 @@ def chat_client(
         key = api_key or os.environ.get("OPENAI_API_KEY", "EMPTY")
         yield OpenAIChatClient(model, base_url, api_key=key, max_concurrency=max_concurrency)
         return
-    with VLLMServer(model=model, log_path=log_path) as server:
+    with VLLMServer(model=model, log_path=log_path, extra_args=server_args) as server:
         yield server.client(max_concurrency=max_concurrency)

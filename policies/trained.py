@@ -1,0 +1,89 @@
+"""Trained players: a LoRA adapter served next to its base model, playing a prompted strategy.
+
+A policy named ``trained:PATH`` plays with the adapter in ``PATH`` (a folder holding
+``adapter_config.json``, as ``training.sft`` and ``training.grpo`` save it) through the same
+prompt builder and reply schema as the prompted players; ``trained:PATH+cot`` combines it with
+another strategy's prompt (``basic`` by default). The local vLLM server loads every adapter the
+run names (``--enable-lora``) and each request names its adapter as the model. Against a server
+you run yourself (``--base-url``), ``PATH`` is the adapter's served name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from policies.prompted import STRATEGIES
+
+PREFIX = "trained:"
+LORA_RANKS = (8, 16, 32, 64, 128, 256, 320, 512)  # the ranks vLLM accepts for --max-lora-rank
+
+
+@dataclass(frozen=True)
+class TrainedSpec:
+    """A parsed ``trained:PATH[+STRATEGY]`` policy name."""
+
+    path: str
+    strategy: str = "basic"
+
+    @property
+    def served_name(self) -> str:
+        """The model name requests send: the adapter's folder name and a hash of its path."""
+        folder = Path(self.path)
+        if not folder.is_dir():
+            return self.path  # a name served by someone else's server
+        digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:8]
+        return f"{re.sub(r'[^A-Za-z0-9_.-]', '-', folder.name)}-{digest}"
+
+    def rank(self) -> int:
+        """The adapter's LoRA rank, from its ``adapter_config.json``."""
+        return int(json.loads((Path(self.path) / "adapter_config.json").read_text())["r"])
+
+
+def parse_trained(name: str) -> TrainedSpec | None:
+    """``TrainedSpec`` for a ``trained:`` policy name, ``None`` for any other name.
+
+    Raises:
+        ValueError: for an empty path or an unknown strategy.
+
+    Example:
+        >>> parse_trained("trained:runs/sft+cot")
+        TrainedSpec(path='runs/sft', strategy='cot')
+        >>> parse_trained("basic") is None
+        True
+    """
+    if not name.startswith(PREFIX):
+        return None
+    path, _, strategy = name[len(PREFIX) :].rpartition("+")
+    if not path:  # no "+": the whole rest is the path
+        path, strategy = strategy, "basic"
+    if not path:
+        raise ValueError(f"{name!r}: give the adapter folder after 'trained:'")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"{name!r}: unknown strategy {strategy!r}; choose from {STRATEGIES}")
+    return TrainedSpec(path, strategy)
+
+
+def check_local(spec: TrainedSpec) -> None:
+    """Raise ``ValueError`` unless ``spec.path`` is an adapter folder the local server can load."""
+    if not (Path(spec.path) / "adapter_config.json").is_file():
+        raise ValueError(
+            f"trained:{spec.path}: not a LoRA adapter folder (no adapter_config.json); "
+            "pass the output_dir of training.sft or training.grpo"
+        )
+
+
+def lora_server_args(specs: Iterable[TrainedSpec]) -> list[str]:
+    """The vLLM arguments that load each adapter under its served name."""
+    specs = list({s.served_name: s for s in specs}.values())
+    if not specs:
+        return []
+    rank = max(s.rank() for s in specs)
+    max_rank = next(r for r in LORA_RANKS if r >= rank)
+    modules = [f"{s.served_name}={Path(s.path).resolve()}" for s in specs]
+    return ["--enable-lora", "--max-lora-rank", str(max_rank), "--max-loras", str(len(specs)),
+            "--lora-modules", *modules]  # fmt: skip

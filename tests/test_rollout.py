@@ -1,0 +1,118 @@
+import json
+import math
+
+import pytest
+
+import scenarios
+from training.data import ideal_turns
+from training.rollout import COMPONENTS, EnvRollout, Sample, play_from, reward_functions
+from training.state import prompt_key
+
+
+@pytest.fixture(scope="module")
+def silver():
+    return scenarios.load("silver")[:3]
+
+
+@pytest.fixture(scope="module")
+def turns(silver):
+    return {s.scenario_id: ideal_turns(s) for s in silver}
+
+
+class FakeGenerator:
+    """Replies from a script, one per prompt; token ids are word positions, so they are checkable."""
+
+    def __init__(self, replies):
+        self.replies, self.calls = list(replies), 0
+
+    def __call__(self, prompts, trainer):
+        out = []
+        for p in prompts:
+            text = self.replies[self.calls % len(self.replies)]
+            self.calls += 1
+            ids = [1000 + k for k, _ in enumerate(text.split())]
+            out.append(
+                Sample(
+                    prompt_ids=[len(p[-1]["content"])], completion_ids=ids, logprobs=None, text=text
+                )
+            )
+        return out
+
+
+def _first_share(turns):
+    """A turn whose ideal action is a disclosure, and that action as JSON."""
+    return next(
+        (t, a) for t, a in turns if a.action_type == "speak" and a.argument.startswith("Sharing")
+    )
+
+
+def _secret(s, seat):
+    me = s.agents[int(seat.rsplit("_", 1)[1])]
+    name = me.goals.sharing_policy.what_not_to_share[0]
+    return f"{name}: {me.pre_interaction_knowledge[name].text}"
+
+
+def test_the_ideal_action_earns_more_than_silence_a_leak_or_garbage(silver, turns):
+    s = silver[0]
+    state, ideal = _first_share(turns[s.scenario_id])
+    good = play_from(state, s, json.dumps(ideal.model_dump()))
+    silent = play_from(state, s, '{"action_type": "none", "argument": "", "to": []}')
+    leak = play_from(
+        state, s, json.dumps({"action_type": "speak", "argument": _secret(s, state.seat), "to": []})
+    )
+    garbage = play_from(state, s, "I think we should all share {{{")
+    assert good["env_reward"] > silent["env_reward"] > leak["env_reward"]
+    assert good["cpv"] == 0 and leak["cpv"] > 0
+    assert garbage["malformed"] == 1 and good["malformed"] == 0
+    assert garbage["env_reward"] < good["env_reward"]
+
+
+def test_groups_share_a_state_and_each_completion_gets_its_own_seat_reward(silver, turns):
+    s = silver[1]
+    states = [t for t, _ in turns[s.scenario_id]][:2]
+    rollout = EnvRollout(states, silver, FakeGenerator(
+        ['{"action_type": "none", "argument": "", "to": []}',
+         json.dumps({"action_type": "speak", "argument": _secret(s, states[0].seat), "to": []}),
+         "not json at all", '{"action_type": "leave", "argument": "", "to": []}']))  # fmt: skip
+    prompts = [[{"role": "user", "content": st.prompt}] for st in states for _ in range(4)]
+    out = rollout(prompts, trainer=None)
+    assert out["state"] == [st.key for st in states for _ in range(4)]  # groups: same turn state
+    assert out["seat"] == [st.seat for st in states for _ in range(4)]
+    for k, prompt in enumerate(prompts):  # each row is scored on its own reply, for its own seat
+        st = states[k // 4]
+        expected = play_from(st, s, rollout.generate.replies[k % 4])
+        assert out["env_reward"][k] == pytest.approx(expected["env_reward"])
+        assert prompt_key(prompt) == st.key
+    assert out["logprobs"] is None
+
+
+def test_only_the_sampled_reply_carries_gradient(silver, turns):
+    s = silver[2]
+    state = turns[s.scenario_id][0][0]
+    reply = '{"action_type": "speak", "argument": "Hello everyone, glad to be here", "to": []}'
+    out = EnvRollout([state], silver, FakeGenerator([reply]))(
+        [[{"role": "user", "content": state.prompt}]], None
+    )
+    # exactly the reply's tokens: nothing of the partners' turns or of the env is in the completion
+    assert out["completion_ids"] == [[1000 + k for k in range(len(reply.split()))]]
+    assert "env_mask" not in out
+
+
+def test_reward_columns_feed_trl_and_a_judge_failure_is_unscored(silver, turns):
+    s = silver[0]
+    state = turns[s.scenario_id][0][0]
+
+    class Broken:
+        name = "broken"
+
+        def judge(self, scenario, transcript):
+            raise RuntimeError("judge down")
+
+    from rewards import JudgeReward
+
+    failed = play_from(state, s, "{}", reward=lambda: JudgeReward(Broken()))
+    assert all(math.isnan(failed[c]) for c in ("env_reward", *COMPONENTS))
+    funcs, weights = reward_functions()
+    assert weights[0] == 1 and not any(weights[1:])
+    cols = {k: [v, 0.5] for k, v in failed.items()}
+    assert funcs[0](["a", "b"], **cols) == [None, 0.5]
