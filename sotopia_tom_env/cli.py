@@ -1,4 +1,9 @@
-"""The ``sotopia-tom`` command line (the application layer: it may import every package)."""
+"""The ``sotopia-tom`` command line (the application layer: it may import every package).
+
+Bad option values and unreadable inputs end in one ``error:`` line with exit status 2, failures
+of an LLM server or endpoint with status 1 (see ``cli_errors``); values are checked before any
+server starts or any file is written.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,25 @@ import asyncio
 import json
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
 import scenarios
+from sotopia_tom_env import cli_errors as checks
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Sotopia-ToM environment tools.")
+app = typer.Typer(
+    cls=checks.CommandGroup,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Sotopia-ToM environment tools.",
+)
 
 
 @app.callback()
 def _root() -> None:
     """Sotopia-ToM: privacy-aware multi-agent information sharing, as an RL environment."""
+    checks.show_warnings()
 
 
 @app.command()
@@ -32,11 +44,8 @@ def validate(
     """Check scenarios against the benchmark's review rules; exit 1 if any has errors."""
     loaded: list[scenarios.Scenario] = []
     for p in paths:
-        try:
+        with checks.scenario_errors(p):
             loaded += scenarios.load(p)
-        except (scenarios.ScenarioFormatError, FileNotFoundError) as e:
-            typer.echo(f"error: {e}", err=True)
-            raise typer.Exit(2) from None
     reports = scenarios.validate_all(loaded)
     if as_json:
         typer.echo(json.dumps([r.to_json() for r in reports], indent=2, ensure_ascii=False))
@@ -63,6 +72,13 @@ ModelOpt = Annotated[
 BaseUrlOpt = Annotated[
     str | None, typer.Option(help="OpenAI-compatible endpoint; default: start a local vLLM server.")
 ]
+JudgeOpt = Annotated[Literal["rule", "llm"], typer.Option(help="rule or llm.")]
+JudgeModelOpt = Annotated[
+    str | None, typer.Option(help="Model of the LLM judge; default: the same as --model.")
+]
+JudgeBaseUrlOpt = Annotated[
+    str | None, typer.Option(help="Endpoint of the LLM judge; default: the same as --base-url.")
+]
 
 
 @app.command()
@@ -76,40 +92,71 @@ def run(
     policy: Annotated[
         str, typer.Option(help="Policy for every agent, e.g. ideal, random, basic.")
     ] = "ideal",
-    judge: Annotated[str, typer.Option(help="rule or llm.")] = "rule",
-    seed: int = 0,
-    max_turns: int = 60,
+    judge: JudgeOpt = "rule",
+    seed: Annotated[int, typer.Option(min=0)] = 0,
+    max_turns: Annotated[int, typer.Option(min=1)] = 60,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     out: Annotated[
-        Path | None, typer.Option(help="Append the episode record to OUT/episodes.jsonl.")
+        Path | None,
+        typer.Option(file_okay=False, help="Append the episode record to OUT/episodes.jsonl."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only the scores as JSON.")] = False,
 ) -> None:
     """Play one episode, judge it and print the transcript and scores."""
     from policies import SCRIPTED
+    from sotopia_tom_env.bench.lock import hold
 
+    trained = checks.policies([policy], "--policy", base_url, "policy")
+    checks.endpoint(model, base_url)
+    with checks.scenario_errors(scenario_set, "--scenarios"):
+        chosen = scenarios.load(scenario_set)
+    if scenario_id is not None and scenario_id not in {s.id for s in chosen}:
+        raise checks.bad("--scenario-id", f"{scenario_id!r} is not in {scenario_set!r}")
     needs_llm = policy not in SCRIPTED or judge == "llm"
-    with _client(needs_llm, model, base_url) as client:
-        record = asyncio.run(
-            _play_one(scenario_set, scenario_id, policy, judge, seed, max_turns, client)
+    with hold(out) if out is not None else nullcontext():
+        if out is not None and scenario_id is not None:
+            _refuse_duplicate(out, f"{policy}/{scenario_id}/{seed}")
+        with _client(needs_llm, model, base_url, trained) as client:
+            record = asyncio.run(
+                _play_one(chosen, scenario_id, policy, judge, seed, max_turns, client)
+            )
+        _print_episode(record, as_json)
+        if out is not None:
+            _save_episode(out, record)
+
+
+def _refuse_duplicate(out: Path, episode_id: str) -> None:
+    """Refuse to add an episode the folder already holds (a report counts each id once)."""
+    from sotopia_tom_env.bench.records import EPISODES_FILE, drop_torn_tail, read_records
+
+    drop_torn_tail(out / EPISODES_FILE)  # safe: the caller holds the folder's lock
+    if any(r.episode_id == episode_id for r in read_records(out / EPISODES_FILE)):
+        raise checks.UsageError(
+            f"--out: {out} already holds episode {episode_id}; use another --out folder"
         )
-    if out is not None:
-        from sotopia_tom_env.bench.records import EPISODES_FILE, append_record
-
-        out.mkdir(parents=True, exist_ok=True)
-        append_record(out / EPISODES_FILE, record)
-    _print_episode(record, as_json)
 
 
-def _client(needed: bool, model: str | None, base_url: str | None) -> Any:
+def _save_episode(out: Path, record: Any) -> None:
+    """Append the record to ``OUT/episodes.jsonl`` unless its episode is there already."""
+    from sotopia_tom_env.bench.records import EPISODES_FILE, append_record
+
+    _refuse_duplicate(out, record.episode_id)
+    append_record(out / EPISODES_FILE, record)
+
+
+def _client(needed: bool, model: str | None, base_url: str | None, trained: Any = ()) -> Any:
+    """The players' chat client; a local server also loads the trained adapters named."""
+    from policies.trained import lora_server_args
     from sotopia_tom_env.serving import chat_client
 
-    return chat_client(model, base_url) if needed else nullcontext(None)
+    if not needed:
+        return nullcontext(None)
+    return chat_client(model, base_url, server_args=() if base_url else lora_server_args(trained))
 
 
 async def _play_one(
-    scenario_set: str,
+    scenario_set: list[scenarios.Scenario],
     scenario_id: str | None,
     policy: str,
     judge_kind: str,
@@ -174,23 +221,32 @@ def _print_episode(record: Any, as_json: bool) -> None:
 @app.command("judge")
 def judge_cmd(
     run_dir: Annotated[
-        Path, typer.Argument(help="A folder with episodes.jsonl (from run --out or bench).")
+        Path,
+        typer.Argument(
+            exists=True,
+            file_okay=False,
+            help="A folder with episodes.jsonl (from run --out or bench).",
+        ),
     ],
-    judge: Annotated[str, typer.Option(help="rule or llm.")] = "rule",
+    judge: JudgeOpt = "rule",
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
+    judge_model: JudgeModelOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the per-episode scores as JSON.")
     ] = False,
 ) -> None:
     """Re-judge saved episodes; writes RUN_DIR/judged-<judge>.jsonl beside them."""
-    from sotopia_tom_env.bench.records import EPISODES_FILE, read_records
+    from sotopia_tom_env.bench.judging import judge_client
+    from sotopia_tom_env.bench.records import EPISODES_FILE, read_episodes
+    from sotopia_tom_env.bench.report import NoEpisodes
 
-    records = list(read_records(run_dir / EPISODES_FILE))
+    endpoint = _judge_endpoint(judge, model, base_url, judge_model, judge_base_url)
+    records = read_episodes(run_dir / EPISODES_FILE)  # one per episode id
     if not records:
-        typer.echo(f"error: no episodes in {run_dir / EPISODES_FILE}", err=True)
-        raise typer.Exit(2)
-    with _client(judge == "llm", model, base_url) as client:
+        raise NoEpisodes(f"no episodes in {run_dir / EPISODES_FILE}")
+    with judge_client(judge, None, (model, base_url), endpoint) as client:
         rows = asyncio.run(_rejudge(records, judge, client))
     out = run_dir / f"judged-{judge}.jsonl"
     out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
@@ -202,6 +258,24 @@ def judge_cmd(
                 f"{r['episode_id']}: " + "  ".join(f"{k}={v}" for k, v in r["scores"].items())
             )
         typer.echo(f"wrote {out}")
+
+
+def _judge_endpoint(
+    judge: str,
+    model: str | None,
+    base_url: str | None,
+    judge_model: str | None,
+    judge_base_url: str | None,
+) -> tuple[str | None, str | None]:
+    """Check ``--judge`` and the judge's endpoint options before anything starts (exit 2 if bad)."""
+    from sotopia_tom_env.bench.judging import check_judge, judge_endpoint
+
+    try:
+        check_judge(judge)
+        return judge_endpoint(model, base_url, judge_model, judge_base_url)
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
 
 
 async def _rejudge(records: list[Any], kind: str, client: Any) -> list[dict[str, Any]]:
@@ -231,57 +305,70 @@ def bench(
     scenario_ids: Annotated[
         str | None, typer.Option(help="Comma-separated scenario ids to play.")
     ] = None,
-    limit: Annotated[int | None, typer.Option(help="Only the first N scenarios.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N scenarios.")] = None,
     seeds: Annotated[str, typer.Option(help="Comma-separated seeds.")] = "0",
-    judge: Annotated[str, typer.Option(help="rule or llm.")] = "rule",
-    max_turns: int = 60,
-    concurrency: Annotated[int, typer.Option(help="Episodes in flight at once.")] = 16,
+    judge: JudgeOpt = "rule",
+    max_turns: Annotated[int, typer.Option(min=1)] = 60,
+    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 16,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
+    judge_model: JudgeModelOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
     out: Annotated[
-        Path, typer.Option(help="Results folder; rerun the same command to resume.")
+        Path,
+        typer.Option(file_okay=False, help="Results folder; rerun the same command to resume."),
     ] = Path("runs/bench"),
 ) -> None:
-    """Run policies x scenarios x seeds, save each episode as it ends, and write the report."""
-    from policies import POLICIES, SCRIPTED
-    from sotopia_tom_env.bench.runner import BenchConfig, ConfigMismatch, plan, prepare_out
+    """Run policies x scenarios x seeds, save each episode as it ends, and write the report.
 
-    names = [p.strip() for p in policies.split(",") if p.strip()]
-    unknown = [p for p in names if p not in POLICIES]
-    if unknown:
-        typer.echo(
-            f"error: unknown policies {unknown}; known: {', '.join(sorted(POLICIES))}", err=True
-        )
-        raise typer.Exit(2)
-    needs_llm = judge == "llm" or any(p not in SCRIPTED for p in names)
+    One run at a time writes into ``--out``: a second one is refused while the first runs.
+    """
+    from policies import SCRIPTED
+    from sotopia_tom_env.bench.judging import judge_client
+    from sotopia_tom_env.bench.lock import hold
+    from sotopia_tom_env.bench.report import build_report, results_table
+    from sotopia_tom_env.bench.runner import BenchConfig, plan, prepare_out
+
+    judge_ep = _judge_endpoint(judge, model, base_url, judge_model, judge_base_url)
+    names = checks.names(policies, "--policies")
+    trained = checks.policies(names, "--policies", base_url, "policies")
+    checks.endpoint(model, base_url)
+    players_need_llm = any(p not in SCRIPTED for p in names)
+    needs_llm = judge == "llm" or players_need_llm
+    own_judge = judge == "llm" and judge_ep != (model, base_url)
     config = BenchConfig(
         scenarios=scenario_set,
-        scenario_ids=scenario_ids.split(",") if scenario_ids else None,
+        scenario_ids=checks.names(scenario_ids, "--scenario-ids") if scenario_ids else None,
         limit=limit,
         policies=names,
-        seeds=[int(x) for x in seeds.split(",")],
+        seeds=checks.seeds(seeds),
         judge=judge,
+        judge_model=(judge_ep[0] or "default") if own_judge else None,
         max_turns=max_turns,
         model=(model or "default") if needs_llm else None,
     )
-    try:
+    with checks.scenario_errors(scenario_set):  # before any folder, file or server exists
+        jobs = plan(config)
+    if not jobs:
+        raise checks.bad("--scenarios", f"{scenario_set!r} holds no scenarios to play")
+    with hold(out):  # for the whole run: a second run into `out` is refused at once
         done = prepare_out(out, config)
-    except ConfigMismatch as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
-    todo = [j for j in plan(config) if j.episode_id not in done]
-    typer.echo(f"{len(done)} episodes already in {out}, {len(todo)} to play")
-    if todo:
-        with _client(needs_llm, model, base_url) as client:
-            asyncio.run(_bench(config, out, client, concurrency, len(todo)))
-    from sotopia_tom_env.bench.report import build_report, results_table
-
-    summary = build_report(out)
+        todo = [j for j in jobs if j.episode_id not in done]
+        typer.echo(f"{len(done)} episodes already in {out}, {len(todo)} to play")
+        if todo:
+            with (
+                _client(players_need_llm, model, base_url, trained) as client,
+                judge_client(judge, client, (model, base_url), judge_ep) as judge_llm,
+            ):
+                asyncio.run(_bench(config, out, client, judge_llm, concurrency, len(todo)))
+        summary = build_report(out)
     typer.echo(results_table(summary))
     typer.echo(f"report: {out / 'report.md'}, {out / 'report.html'}")
 
 
-async def _bench(config: Any, out: Path, client: Any, concurrency: int, total: int) -> None:
+async def _bench(
+    config: Any, out: Path, client: Any, judge_llm: Any, concurrency: int, total: int
+) -> None:
     from tqdm import tqdm
 
     from sotopia_tom_env.bench.judging import make_judge
@@ -296,12 +383,16 @@ async def _bench(config: Any, out: Path, client: Any, concurrency: int, total: i
             bar.set_postfix(tokens=tokens, last=record.episode_id[:40])
             bar.update()
 
-        await run_bench(config, out, client=client, judge=make_judge(config.judge, client),
+        await run_bench(config, out, client=client, judge=make_judge(config.judge, judge_llm),
                         concurrency=concurrency, on_record=tick)  # fmt: skip
 
 
 @app.command()
-def report(run_dir: Annotated[Path, typer.Argument(help="A bench results folder.")]) -> None:
+def report(
+    run_dir: Annotated[
+        Path, typer.Argument(exists=True, file_okay=False, help="A bench results folder.")
+    ],
+) -> None:
     """Rebuild the report (summary.json, report.md/html, plots, episode pages) from saved results."""
     from sotopia_tom_env.bench.report import build_report, results_table
 
@@ -314,22 +405,23 @@ def generate(
     sector: Annotated[
         list[str], typer.Option(help="Sector(s) to generate for; repeat the option.")
     ],
-    agents: Annotated[int, typer.Option(help="Agents per scenario.")] = 3,
-    number: Annotated[int, typer.Option(help="Accepted scenarios wanted per sector.")] = 5,
+    agents: Annotated[int, typer.Option(min=3, max=5, help="Agents per scenario.")] = 3,
+    number: Annotated[int, typer.Option(min=1, help="Accepted scenarios wanted per sector.")] = 5,
     out: Annotated[Path, typer.Option(help="Accepted scenarios (JSON list).")] = Path(
         "generated.json"
     ),
     audit: Annotated[
         Path, typer.Option(help="Rejected and corrected originals with their reasons.")
     ] = Path("generated-audit.json"),
-    max_attempts: Annotated[int, typer.Option(help="Attempts per wanted scenario.")] = 4,
-    max_tokens: Annotated[int, typer.Option(help="Generation budget per call.")] = 3000,
+    max_attempts: Annotated[int, typer.Option(min=1, help="Attempts per wanted scenario.")] = 4,
+    max_tokens: Annotated[int, typer.Option(min=1, help="Generation budget per call.")] = 3000,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
 ) -> None:
     """Generate scenarios with an LLM: generate, judge and correct, validate, de-duplicate."""
     from scenarios.generate.llm import GenerationResult, ScenarioPipeline
 
+    checks.endpoint(model, base_url)
     result = GenerationResult()
     with _client(True, model, base_url) as client:
         pipeline = ScenarioPipeline(client, max_attempts=max_attempts, max_tokens=max_tokens)
@@ -346,11 +438,40 @@ def generate(
 
 
 @app.command()
-def serve(model: ModelOpt = None, port: int | None = None, log: Path | None = None) -> None:
+def serve(
+    model: ModelOpt = None,
+    port: Annotated[int | None, typer.Option(min=1, max=65535)] = None,
+    log: Annotated[Path | None, typer.Option(dir_okay=False)] = None,
+) -> None:
     """Start a local vLLM server in the foreground (Ctrl-C stops it)."""
     from sotopia_tom_env.llm import serve as serve_forever
 
     serve_forever(model, port, log)
+
+
+@app.command()
+def train(
+    config: Annotated[
+        Path,
+        typer.Option(
+            exists=True, dir_okay=False, help="A GRPO config, e.g. training/configs/cpu-smoke.yaml."
+        ),
+    ],
+) -> None:
+    """Fine-tune a player on Silver: the SFT warm start the config names, then GRPO in the env.
+
+    The same as ``python -m training.grpo --config CONFIG``; rerunning resumes an interrupted run.
+    """
+    try:
+        from trl import GRPOConfig, TrlParser
+    except ImportError:
+        raise checks.bad(
+            "--config", 'training needs its extra: pip install "sotopia-tom-env[train]"'
+        ) from None
+    from training.grpo import GRPOScriptArguments, main
+
+    parser = TrlParser((GRPOScriptArguments, GRPOConfig))
+    typer.echo(f"adapter: {main(*parser.parse_args_and_config(args=['--config', str(config)]))}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -198,3 +198,107 @@ def test_transcript_viewer_in_a_real_browser(tmp_path):
         assert page.locator(".msg.violation").count() > 0
         browser.close()
     assert (tmp_path / "viewer.png").stat().st_size > 10_000
+
+
+# ------------------------------------------- one writer per folder, each episode counted once
+
+TINY = ["bench", "--policies", "ideal", "--scenarios", "tiny", "--max-turns", "20"]
+
+
+def bench_here(out: Path, *extra: str):
+    """``sotopia-tom bench`` on the tiny set in this process (fast)."""
+    from typer.testing import CliRunner
+
+    from sotopia_tom_env.cli import app
+
+    return CliRunner().invoke(app, [*TINY, "--out", str(out), *extra])
+
+
+def test_a_second_process_is_refused_while_a_run_holds_the_folder(tmp_path):
+    from sotopia_tom_env.bench.lock import hold
+
+    out = tmp_path / "run"
+    with hold(out):  # this process is the run in progress
+        second = cli(*TINY, "--out", str(out))
+        assert second.returncode == 2, second.stderr
+        assert f"error: {out} is in use by another run (pid {os.getpid()})" in second.stderr
+        assert "Traceback" not in second.stderr
+        assert sorted(p.name for p in out.iterdir()) == [".lock"]  # it wrote nothing
+    after = cli(*TINY, "--out", str(out))
+    assert after.returncode == 0, after.stderr
+    assert Counter(r.episode_id for r in read_records(out / EPISODES_FILE)) == Counter(
+        {f"ideal/tiny-{n}-agents/0": 1 for n in (3, 4, 5)}
+    )
+
+
+def test_duplicates_and_a_damaged_middle_line_are_skipped_and_every_intact_record_kept(
+    tmp_path, caplog
+):
+    out = tmp_path / "run"
+    assert bench_here(out).exit_code == 0
+    path = out / EPISODES_FILE
+    first, second, third = path.read_text().splitlines(keepends=True)
+    damaged = first + second[: len(second) // 2] + "\n" + third + first  # + a duplicate line
+    path.write_text(damaged)
+
+    from sotopia_tom_env.bench.records import read_episodes
+    from sotopia_tom_env.bench.summary import summarize
+
+    episodes = read_episodes(path)
+    assert [r.episode_id for r in episodes] == ["ideal/tiny-3-agents/0", "ideal/tiny-5-agents/0"]
+    assert f"{path}:2: skipped a damaged record" in caplog.text
+    assert "ignored 1 duplicate record" in caplog.text
+    assert summarize(list(read_records(path)))["episodes"] == 2  # the summary counts ids once
+
+    resumed = bench_here(out)  # replays only the damaged episode
+    assert resumed.exit_code == 0, resumed.output
+    assert "2 episodes already in" in resumed.output
+    assert f"warning: {path}:2: skipped a damaged record" in resumed.output
+    assert path.read_text().startswith(damaged)  # appended to, never rewritten
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["episodes"] == 3 and summary["metrics"]["ideal"]["episodes"] == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("", "the file is empty"), ('{"scenarios": "tiny",\n', "line 2, column 1")],
+    ids=["empty", "torn"],
+)
+def test_a_damaged_config_is_a_clear_error_that_keeps_the_episodes(tmp_path, text, reason):
+    out = tmp_path / "run"
+    assert bench_here(out).exit_code == 0
+    before = (out / EPISODES_FILE).read_bytes()
+    (out / "config.json").write_text(text)
+    result = bench_here(out)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: {out / 'config.json'}: not a valid run configuration ({reason}" in result.output
+    assert "the 3 saved episodes are kept" in result.output
+    assert (out / EPISODES_FILE).read_bytes() == before
+
+    (out / "config.json").unlink()  # what the message suggests: go on with these options
+    assert bench_here(out).exit_code == 0
+    assert (out / EPISODES_FILE).read_bytes() == before
+
+
+def test_run_out_into_a_bench_folder_never_adds_a_duplicate(tmp_path):
+    from typer.testing import CliRunner
+
+    from sotopia_tom_env.cli import app
+
+    out = tmp_path / "run"
+    assert bench_here(out).exit_code == 0
+    before = (out / EPISODES_FILE).read_bytes()
+    play = ["run", "--policy", "ideal", "--max-turns", "20", "--out", str(out), "--json"]
+    same = CliRunner().invoke(app, [*play, "--scenario-id", "tiny-3-agents"])
+    assert same.exit_code == 2 and "Traceback" not in same.output
+    assert "already holds episode ideal/tiny-3-agents/0" in same.output
+    assert (out / EPISODES_FILE).read_bytes() == before
+
+    sampled = CliRunner().invoke(app, play)  # scenario sampled with seed 0: known only after play
+    assert sampled.exit_code == 2 and "already holds episode ideal/tiny-" in sampled.output
+    assert (out / EPISODES_FILE).read_bytes() == before
+
+    other = CliRunner().invoke(app, [*play, "--scenario-id", "tiny-3-agents", "--seed", "1"])
+    assert other.exit_code == 0, other.output
+    ids = Counter(r.episode_id for r in read_records(out / EPISODES_FILE))
+    assert len(ids) == 4 and set(ids.values()) == {1}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from sotopia_tom_env.cli import app
@@ -40,3 +41,106 @@ def test_unknown_policy_is_a_clear_error():
         app, ["bench", "--policies", "ideal,telepathy", "--scenarios", "tiny"]
     )
     assert result.exit_code == 2 and "unknown policies ['telepathy']" in result.output
+
+
+# ------------------------------------------------------------------ bad input: one error line
+
+
+@pytest.fixture
+def bad_files(tmp_path):
+    """Scenario files the loaders cannot read, and folders to point commands at."""
+    (tmp_path / "latin1.json").write_bytes('[{"sector": "café"}]'.encode("latin-1"))
+    (tmp_path / "utf16.json").write_bytes('[{"sector": "x"}]'.encode("utf-16"))
+    (tmp_path / "binary.json").write_bytes(bytes(range(256)))
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    old = [{"scenario_id": "x", "scenario_type": "a - b", "agents": "not a list"}]
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "none.json").write_text("[]")
+    (tmp_path / "empty").mkdir()
+    return tmp_path
+
+
+OUT = "{d}/out"  # every failing bench must leave this folder uncreated
+CASES = [
+    (["validate", "{d}/latin1.json"], 2, "not UTF-8 text"),
+    (["validate", "{d}/utf16.json"], 2, "not UTF-8 text"),
+    (["validate", "{d}/binary.json"], 2, "not UTF-8 text"),
+    (["validate", "{d}/deep.json"], 2, "too deeply"),
+    (["validate", "{d}/old.json"], 2, "old-format record with a field of the wrong type"),
+    (["validate", "{d}/empty"], 2, "no .json or .jsonl scenario files"),
+    (["validate", "nope"], 2, "'nope' is neither a shipped scenario set"),
+    (["run", "--scenario-id", "nope"], 2, "'--scenario-id': 'nope' is not in 'tiny'"),
+    (["run", "--judge", "foo"], 2, "'--judge': Value error, 'foo' is not one of"),
+    (["run", "--policy", "telepathy"], 2, "unknown policy ['telepathy']"),
+    (["run", "--max-turns", "0"], 2, "'--max-turns'"),
+    (["run", "--seed", "-1"], 2, "'--seed'"),
+    (["run", "--scenarios", "nonexistent"], 2, "--scenarios: 'nonexistent' is neither"),
+    (["run", "--scenarios", "{d}/utf16.json"], 2, "not UTF-8 text"),
+    (["run", "--policy", "basic", "--base-url", "http://h/v1"], 2, "--base-url needs --model"),
+    (["run", "--out", "{d}/old.json"], 2, "is a file"),
+    (["bench", "--seeds", "a,b"], 2, "'--seeds': 'a' is not an integer seed"),
+    (["bench", "--seeds", "0,-3"], 2, "-3 is negative"),
+    (["bench", "--limit", "0"], 2, "'--limit'"),
+    (["bench", "--max-turns", "0"], 2, "'--max-turns'"),
+    (["bench", "--concurrency", "0"], 2, "'--concurrency'"),
+    (["bench", "--scenarios", "nonexistent"], 2, "'nonexistent' is neither a shipped"),
+    (["bench", "--scenarios", "{d}/deep.json"], 2, "too deeply"),
+    (["bench", "--scenarios", "{d}/none.json"], 2, "holds no scenarios to play"),
+    (["bench", "--scenario-ids", "nope"], 2, "scenario ids not in 'tiny': ['nope']"),
+    (["bench", "--judge", "foo"], 2, "'--judge'"),
+    (["bench", "--policies", ",,"], 2, "names nothing"),
+    (["bench", "--policies", "ideal,telepathy"], 2, "unknown policies ['telepathy']"),
+    (["bench", "--policies", "trained:{d}/no-adapter"], 2, "not a LoRA adapter folder"),
+    (["bench", "--policies", "trained:{d}+telepathy"], 2, "unknown strategy 'telepathy'"),
+    (["report", "{d}/missing"], 2, "does not exist"),
+    (["report", "{d}/empty"], 2, "no episodes in"),
+    (["judge", "{d}/missing"], 2, "does not exist"),
+    (["judge", "{d}/empty"], 2, "no episodes in"),
+    (["judge", "{d}/empty", "--judge", "foo"], 2, "'--judge'"),
+    (["generate", "--sector", "x", "--agents", "9"], 2, "'--agents'"),
+    (["generate", "--sector", "x", "--number", "0"], 2, "'--number'"),
+    (["serve", "--port", "70000"], 2, "'--port'"),
+    (["nosuch"], 2, "No such command"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "message"), CASES, ids=[" ".join(c[0]) for c in CASES])
+def test_bad_input_is_one_error_line_before_anything_starts(
+    bad_files, monkeypatch, args, code, message
+):
+    def no_server(*a, **k):
+        raise AssertionError("an LLM client was opened before the options were checked")
+
+    monkeypatch.setattr("sotopia_tom_env.serving.chat_client", no_server)
+    args = [a.format(d=bad_files) for a in args]
+    if args[0] == "bench":
+        args += ["--out", OUT.format(d=bad_files)]
+        if "--scenarios" not in args:
+            args += ["--scenarios", "tiny"]
+        if not any(a.startswith("--policies") for a in args):
+            args += ["--policies", "ideal"]
+    result = CliRunner().invoke(app, args)
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert result.exit_code == code, result.output
+    assert isinstance(result.exception, SystemExit)  # no other exception escaped
+    assert "Traceback" not in result.output
+    assert len(errors) == 1 and message in errors[0], result.output
+    assert not (bad_files / "out").exists()  # no folder, config.json or lock left behind
+
+
+def test_runtime_failures_exit_1_and_bugs_keep_their_traceback(monkeypatch):
+    from sotopia_tom_env.llm.server import ServerStartError
+
+    def server_fails(*a, **k):
+        raise ServerStartError("vLLM exited with code 1 during startup (log: /x.log)")
+
+    monkeypatch.setattr("sotopia_tom_env.serving.chat_client", server_fails)
+    result = CliRunner().invoke(app, ["run", "--policy", "basic"])
+    assert result.exit_code == 1 and "error: vLLM exited with code 1" in result.output
+
+    def bug(*a, **k):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr("sotopia_tom_env.serving.chat_client", bug)
+    result = CliRunner().invoke(app, ["run", "--policy", "basic"])
+    assert isinstance(result.exception, ZeroDivisionError)  # not hidden behind an error line

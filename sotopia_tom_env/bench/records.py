@@ -3,14 +3,21 @@
 A record holds the scenario, the transcript, every turn's action and parse error, the judge's
 verdicts and the scores, so any report can be rebuilt (or the episode re-judged) from the file
 alone. Lines are appended and flushed one at a time, so a killed run loses at most the episode
-being written; a torn last line is ignored on reading.
+being written. Reading never fails on a damaged file: an incomplete last line (a killed writer)
+or a damaged line in the middle is skipped with a warning naming the file and line, and every
+intact record is kept. The file itself is never rewritten; only an incomplete last line is cut
+off (by :func:`drop_torn_tail`, under the folder's lock) before appending goes on.
+
+Episode ids are unique within a results folder: :func:`read_episodes` keeps the first record of
+each id, so a duplicate line (from an old concurrent run, or a hand-made copy) is never counted
+twice.
 """
 
 from __future__ import annotations
 
-import json
+import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +28,8 @@ from scenarios import Scenario
 from sotopia_tom_env.transcript import Transcript
 
 EPISODES_FILE = "episodes.jsonl"
+
+log = logging.getLogger(__name__)
 
 
 class EpisodeRecord(BaseModel):
@@ -52,28 +61,93 @@ def append_record(path: str | Path, record: BaseModel) -> None:
         os.fsync(f.fileno())
 
 
-def drop_torn_tail(path: str | Path) -> None:
-    """Cut an incomplete last line (left by a killed writer) so appending can go on safely."""
+def drop_torn_tail(path: str | Path, model: type[BaseModel] = EpisodeRecord) -> None:
+    """Make the file end with a full line so appending can go on safely.
+
+    An incomplete last line (a writer killed mid-line) is cut off in place; a complete record
+    that only lacks its newline is kept and given one. Call it only while holding the folder's
+    lock (:func:`sotopia_tom_env.bench.lock.hold`): another writer's line in progress would
+    look torn.
+    """
     path = Path(path)
     if not path.exists():
         return
     data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        path.write_bytes(data[: data.rfind(b"\n") + 1])
+    if not data or data.endswith(b"\n"):
+        return
+    start = data.rfind(b"\n") + 1
+    if _is_record(data[start:], model):
+        with open(path, "ab") as f:
+            f.write(b"\n")
+        return
+    log.warning(
+        "%s:%d: dropped an incomplete last line (%d bytes) left by an interrupted write",
+        path, data.count(b"\n") + 1, len(data) - start,
+    )  # fmt: skip
+    os.truncate(path, start)
 
 
 def read_records(path: str | Path, model: type[BaseModel] = EpisodeRecord) -> Iterator[Any]:
-    """Records of a JSONL file; an incomplete last line (a killed writer) is skipped."""
+    """Every intact record of a JSONL file, in file order (duplicates included).
+
+    A damaged line (not JSON, not a record, not UTF-8) is skipped with a warning naming the
+    file and line number; an incomplete last line is skipped the same way. A missing file has
+    no records.
+    """
     path = Path(path)
     if not path.exists():
         return
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for n, line in enumerate(lines):
-        if not line.strip():
+    lines = path.read_bytes().split(b"\n")
+    for n, raw in enumerate(lines, start=1):
+        if not raw.strip():
             continue
         try:
-            yield model.model_validate_json(line)
-        except (ValidationError, json.JSONDecodeError):
-            if n == len(lines) - 1:
-                return  # torn final line from an interrupted write
-            raise
+            yield model.model_validate_json(raw)
+        except ValueError as e:  # pydantic's ValidationError, also for bad JSON and bad UTF-8
+            what = "an incomplete last line" if n == len(lines) else "a damaged record"
+            log.warning("%s:%d: skipped %s (%s)", path, n, what, _reason(e))
+
+
+def read_episodes(path: str | Path) -> list[EpisodeRecord]:
+    """The episodes of a results file, one per episode id (the first one saved).
+
+    Example:
+        >>> read_episodes("no/such/episodes.jsonl")
+        []
+    """
+    return unique_episodes(read_records(path), source=str(path))
+
+
+def unique_episodes(
+    records: Iterable[EpisodeRecord], source: str = "records"
+) -> list[EpisodeRecord]:
+    """The first record of each episode id, in order; later duplicates are dropped with a warning."""
+    seen: dict[str, EpisodeRecord] = {}
+    dropped = 0
+    for r in records:
+        if r.episode_id in seen:
+            dropped += 1
+        else:
+            seen[r.episode_id] = r
+    if dropped:
+        log.warning(
+            "%s: ignored %d duplicate record(s) of episodes already counted", source, dropped
+        )
+    return list(seen.values())
+
+
+def _is_record(raw: bytes, model: type[BaseModel]) -> bool:
+    try:
+        model.model_validate_json(raw)
+    except ValueError:
+        return False
+    return True
+
+
+def _reason(e: ValueError) -> str:
+    """The first problem of a failed parse, in one short line."""
+    if isinstance(e, ValidationError) and e.errors():
+        err = e.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        return f"{where}: {err['msg']}" if where else err["msg"]
+    return str(e).splitlines()[0]

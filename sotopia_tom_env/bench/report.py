@@ -1,7 +1,8 @@
 """Writing a benchmark report: summary.json, report.md, report.html, PNG plots, episode pages.
 
 Everything is computed from ``episodes.jsonl`` alone, so ``sotopia-tom report DIR`` rebuilds
-the same report at any time (bootstrap intervals are seeded).
+the same report at any time (bootstrap intervals are seeded). Each episode id counts once, and
+damaged lines are skipped with a warning (see ``records``).
 """
 
 from __future__ import annotations
@@ -13,17 +14,28 @@ from pathlib import Path
 from typing import Any
 
 from sotopia_tom_env.bench.plots import write_plots
-from sotopia_tom_env.bench.records import EPISODES_FILE, EpisodeRecord, read_records
+from sotopia_tom_env.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes
 from sotopia_tom_env.bench.summary import METRICS, summarize
 from sotopia_tom_env.bench.viewer import page_name, write_episode_page
+
+
+class NoEpisodes(ValueError):
+    """The folder holds no episode to report on."""
+
 
 _HEAD = {"DA": "DA ↑", "IA": "IA ↑", "EFF": "EFF ↑", "CPV": "CPV ↓", "CM": "InfoMgmt ↑"}
 
 
 def build_report(out: Path, seed: int = 0) -> dict[str, Any]:
-    """Rebuild every report file in ``out`` from its episodes; return the summary."""
+    """Rebuild every report file in ``out`` from its episodes; return the summary.
+
+    Raises:
+        NoEpisodes: ``out`` holds no readable episode (nothing is written then).
+    """
     # Sorted, so the report does not depend on the order episodes happened to finish in.
-    records = sorted(read_records(out / EPISODES_FILE), key=lambda r: r.episode_id)
+    records = sorted(read_episodes(out / EPISODES_FILE), key=lambda r: r.episode_id)
+    if not records:
+        raise NoEpisodes(f"no episodes in {out / EPISODES_FILE}")
     summary = summarize(records, seed)
     (out / "summary.json").write_text(
         json.dumps(summary, indent=2, sort_keys=True), encoding="utf-8"

@@ -4,30 +4,36 @@ Every finished episode is appended to ``OUT/episodes.jsonl`` at once (see ``reco
 killed midway loses nothing but the episodes in flight. Running the same command into the same
 folder resumes: finished episodes (by ``episode_id``) are skipped and the rest are played. The
 run's configuration is saved in ``OUT/config.json``; a different configuration is refused rather
-than mixed into the same results.
+than mixed into the same results. One run at a time writes into a folder (``lock``): a second
+one is refused with :class:`~sotopia_tom_env.bench.lock.FolderInUse`.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 import scenarios as scenario_sets
 from policies import SCRIPTED, Setup, make_policy, play_episode, play_many
 from scenarios import Scenario
 from sotopia_tom_env.bench.judging import judge_episode
+from sotopia_tom_env.bench.lock import hold
 from sotopia_tom_env.bench.records import (
     EPISODES_FILE,
     EpisodeRecord,
     append_record,
     drop_torn_tail,
+    read_episodes,
     read_records,
 )
 from sotopia_tom_env.env import SotopiaToMEnv
+from sotopia_tom_env.llm import LLMError
 
 CONFIG_FILE = "config.json"
 
@@ -44,11 +50,26 @@ class BenchConfig(BaseModel):
         default=None, description="Player model (None: the embedded default)."
     )
     judge: Literal["rule", "llm"] = "rule"
+    judge_model: str | None = Field(
+        default=None, description="LLM judge model, when it is not the players' (None: theirs)."
+    )
     max_turns: int = Field(default=60, ge=1)
 
 
 class ConfigMismatch(ValueError):
     """The output folder holds results of a different configuration."""
+
+
+class ConfigDamaged(ValueError):
+    """The output folder's ``config.json`` cannot be read, and episodes depend on it."""
+
+
+class EpisodeError(RuntimeError):
+    """An episode failed for an outside reason (its LLM endpoint); rerunning resumes the run."""
+
+
+class EpisodeFailed(RuntimeError):
+    """A player's LLM call failed for good: the episode is no measurement and is not saved."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +87,11 @@ class Job:
 
 
 def select_scenarios(config: BenchConfig) -> list[Scenario]:
-    """The scenarios of the run, in file order."""
+    """The scenarios of the run, in file order.
+
+    Raises:
+        scenarios.InvalidScenario: if a chosen scenario fails validation (before anything runs).
+    """
     chosen = scenario_sets.load(config.scenarios)
     if config.scenario_ids:
         wanted = set(config.scenario_ids)
@@ -74,7 +99,9 @@ def select_scenarios(config: BenchConfig) -> list[Scenario]:
         missing = wanted - {s.id for s in chosen}
         if missing:
             raise ValueError(f"scenario ids not in {config.scenarios!r}: {sorted(missing)}")
-    return chosen[: config.limit] if config.limit else chosen
+    chosen = chosen[: config.limit] if config.limit else chosen
+    scenario_sets.require_valid(chosen, config.scenarios)  # only what runs must be valid
+    return chosen
 
 
 def plan(config: BenchConfig) -> list[Job]:
@@ -87,25 +114,66 @@ def plan(config: BenchConfig) -> list[Job]:
 
 
 def prepare_out(out: Path, config: BenchConfig) -> set[str]:
-    """Create or check ``out``; return the ids of episodes already finished there."""
+    """Create or check ``out``; return the ids of episodes already finished there.
+
+    Call it while holding the folder's lock (:func:`~sotopia_tom_env.bench.lock.hold`). A
+    folder without episodes takes ``config`` whatever its ``config.json`` says (an earlier
+    start that failed before playing binds nothing).
+
+    Raises:
+        ConfigMismatch: the folder holds episodes of a different configuration.
+        ConfigDamaged: the folder holds episodes but its ``config.json`` cannot be read.
+    """
     out.mkdir(parents=True, exist_ok=True)
-    path = out / CONFIG_FILE
-    if path.exists():
-        saved = BenchConfig.model_validate_json(path.read_text(encoding="utf-8"))
-        if saved != config:
-            diff = {
-                k: (getattr(saved, k), getattr(config, k))
-                for k in config.model_fields
-                if getattr(saved, k) != getattr(config, k)
-            }
-            raise ConfigMismatch(
-                f"{out} holds a run with a different configuration ({', '.join(f'{k}: {a!r} -> {b!r}' for k, (a, b) in diff.items())}); "
-                "use another --out folder, or the same options to resume"
-            )
-    else:
-        path.write_text(config.model_dump_json(indent=2), encoding="utf-8")
     drop_torn_tail(out / EPISODES_FILE)
-    return {r.episode_id for r in read_records(out / EPISODES_FILE)}
+    done = {r.episode_id for r in read_records(out / EPISODES_FILE)}
+    saved = _saved_config(out / CONFIG_FILE, len(done)) if done else None
+    if saved is None:
+        _write_atomic(out / CONFIG_FILE, config.model_dump_json(indent=2))
+    elif saved != config:
+        diff = ", ".join(
+            f"{k}: {getattr(saved, k)!r} -> {getattr(config, k)!r}"
+            for k in config.model_fields
+            if getattr(saved, k) != getattr(config, k)
+        )
+        raise ConfigMismatch(
+            f"{out} holds a run with a different configuration ({diff}); "
+            "use another --out folder, or the same options to resume"
+        )
+    return done
+
+
+def _saved_config(path: Path, episodes: int) -> BenchConfig | None:
+    """The configuration saved in ``path`` (None if there is none).
+
+    Raises:
+        ConfigDamaged: naming the file, the line and what is wrong.
+    """
+    if not path.exists():
+        return None
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        if not text.strip():
+            raise ValueError("the file is empty")
+        return BenchConfig.model_validate(json.loads(text))
+    except json.JSONDecodeError as e:
+        reason = f"line {e.lineno}, column {e.colno}: {e.msg}"
+    except ValidationError as e:
+        err = e.errors()[0]
+        reason = f"field {'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}"
+    except ValueError as e:
+        reason = str(e)
+    raise ConfigDamaged(
+        f"{path}: not a valid run configuration ({reason}); the {episodes} saved episodes are "
+        "kept: restore the file, or delete it to go on with the options given now"
+    )
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``path`` so that a crash leaves the old file or the new one, never a torn one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
 
 
 async def run_bench(
@@ -126,20 +194,40 @@ async def run_bench(
         judge: the judge scoring each finished episode.
         concurrency: episodes in flight at once.
         on_record: called after each record is saved (progress display).
+
+    Returns:
+        Every episode in ``out``, one record per episode id.
+
+    Raises:
+        FolderInUse: another process is writing into ``out``.
+        EpisodeError: an episode failed because its LLM endpoint did (the rest can resume).
+        RuntimeError: an episode failed for another reason (the cause is chained).
     """
-    done = prepare_out(out, config)
-    todo = [j for j in plan(config) if j.episode_id not in done]
+    with hold(out):
+        done = prepare_out(out, config)
+        todo = [j for j in plan(config) if j.episode_id not in done]
 
-    async def play(job: Job) -> EpisodeRecord:
-        return await play_job(job, config, client, judge)
+        async def play(job: Job) -> EpisodeRecord:
+            return await play_job(job, config, client, judge)
 
-    async for job, result in play_many(todo, play, concurrency):
-        if isinstance(result, BaseException):
-            raise RuntimeError(f"episode {job.episode_id} failed: {result!r}") from result
-        append_record(out / EPISODES_FILE, result)
-        if on_record:
-            on_record(result)
-    return list(read_records(out / EPISODES_FILE))
+        failed: list[str] = []
+        async for job, result in play_many(todo, play, concurrency):
+            if isinstance(result, EpisodeFailed | LLMError):
+                # An endpoint failure is an outside event: the other episodes go on, this one
+                # is left for the next run of the same command.
+                failed.append(f"{job.episode_id}: {result}")
+                continue
+            if isinstance(result, BaseException):  # anything else may be a bug: stop and show it
+                raise RuntimeError(f"episode {job.episode_id} failed: {result!r}") from result
+            append_record(out / EPISODES_FILE, result)
+            if on_record:
+                on_record(result)
+        if failed:
+            raise EpisodeError(
+                f"{len(failed)} of {len(todo)} episodes failed because their LLM endpoint did "
+                f"(first: {failed[0]}); the others are saved: rerun the same command to retry"
+            )
+        return read_episodes(out / EPISODES_FILE)
 
 
 async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> EpisodeRecord:
@@ -154,6 +242,11 @@ async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> Ep
         seed=job.seed,
         scenario=job.scenario,
     )
+    failed = [e for p in policies.values() for e in getattr(p, "errors", ())]
+    if failed:  # its silent turns were the endpoint's doing: leave it for the resumed run
+        raise EpisodeFailed(
+            f"{len(failed)} LLM call(s) of the players failed for good; first: {failed[0]}"
+        )
     judgment, scores = await judge_episode(judge, job.scenario, result.transcript)
     return EpisodeRecord(
         episode_id=job.episode_id, policy=job.policy, model=None if job.policy in SCRIPTED else getattr(client, "model", None),

@@ -1,7 +1,8 @@
 """The numbers of a benchmark report, computed from saved episode records only.
 
 Means come with seeded 95% bootstrap confidence intervals. Episodes whose judgment failed are
-counted as failures and left out of the means (never scored as 0).
+counted as failures and left out of the means (never scored as 0). Each episode id counts once:
+a repeated record of the same episode is ignored.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from sotopia_tom_env.bench.records import EpisodeRecord
+from sotopia_tom_env.bench.records import EpisodeRecord, unique_episodes
 
 METRICS = ("DA", "IA", "EFF", "CPV", "CM")
 
@@ -136,7 +137,8 @@ def win_rates(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
 
 
 def summarize(records: Sequence[EpisodeRecord], seed: int = 0) -> dict[str, Any]:
-    """Everything ``summary.json`` holds."""
+    """Everything ``summary.json`` holds (one record per episode id: the first one)."""
+    records = unique_episodes(records)
     return {
         "episodes": len(records),
         "metrics": metric_table(records, seed),

