@@ -1,12 +1,17 @@
-"""Sampling backends for the rollout: the trainer's own model, in process.
+"""Sampling backends for the rollout: the trainer's own model in process, or a vLLM server.
 
-In-process generation is what tests and the smoke config use (no server to start). It samples
-without constrained decoding, so the reply format is learnt, not forced, and the policy-gradient
-terms are computed on the tokens the model really chose.
+Both sample without constrained decoding, so the reply format is learnt, not forced, and the
+policy-gradient terms are computed on the tokens the model really chose. In process needs no
+server (tests, tiny runs); the server batches many episodes' turns at once and is what longer
+runs use.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from training.rollout import Sample
@@ -58,3 +63,110 @@ class InProcessGenerator:
             completion = completion[: completion.index(tok.eos_token_id) + 1]
         text = tok.decode(completion, skip_special_tokens=True)
         return Sample(prompt_ids=prompt_ids, completion_ids=completion, logprobs=None, text=text)
+
+
+ADAPTER = "policy"
+"""The name under which the server serves the adapter being trained."""
+
+
+class ServerGenerator:
+    """Samples through a local vLLM server that serves the base model and the current adapter.
+
+    The server is started on first use with LoRA enabled. Whenever the trainer has taken an
+    optimiser step since the last sync, the adapter is saved and reloaded into the server in
+    place (vLLM's ``/v1/load_lora_adapter``), so samples always come from the current policy.
+    Prompts go in as token ids and completions come back as token ids (``return_token_ids``),
+    so what the trainer scores is exactly what the server sampled. Use it as a context manager
+    (or call :meth:`close`) to stop the server.
+
+    Args:
+        max_new_tokens: longest reply; a cut-off reply is malformed JSON and pays its penalty.
+        temperature: sampling temperature.
+        top_p: nucleus sampling.
+        lora_rank: the adapter's rank (vLLM reserves room for it at start).
+        concurrency: requests in flight at once (the server batches them).
+        model: the base model (default: the embedded one).
+    """
+
+    def __init__(self, max_new_tokens: int = 160, temperature: float = 1.0, top_p: float = 1.0,
+                 lora_rank: int = 16, concurrency: int = 32, model: str | None = None) -> None:  # fmt: skip
+        self.max_new_tokens, self.temperature, self.top_p = max_new_tokens, temperature, top_p
+        self.lora_rank, self.concurrency, self.model = lora_rank, concurrency, model
+        self.server: Any = None
+        self.synced_step: int | None = None
+        self.adapter_dir: Path | None = None
+
+    def __enter__(self) -> ServerGenerator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the server (if it was started)."""
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+
+    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any) -> list[Sample]:
+        """One sample per prompt, in order, from the current adapter."""
+        self._start()
+        self._sync(trainer)
+        tok = trainer.processing_class
+        texts = [
+            tok.apply_chat_template(p, add_generation_prompt=True, tokenize=False) for p in prompts
+        ]
+        ids = [tok(t, add_special_tokens=False)["input_ids"] for t in texts]
+        choices = asyncio.run(self._complete_all(ids))
+        return [Sample(prompt_ids=i, completion_ids=list(c["token_ids"]), logprobs=None,
+                       text=c["text"]) for i, c in zip(ids, choices, strict=True)]  # fmt: skip
+
+    def _start(self) -> None:
+        if self.server is not None:
+            return
+        from policies.trained import LORA_RANKS
+        from sotopia_tom_env.llm import VLLMServer
+
+        os.environ["VLLM_ALLOW_RUNTIME_LORA_UPDATING"] = "True"  # the server inherits it
+        rank = next(r for r in LORA_RANKS if r >= self.lora_rank)
+        self.server = VLLMServer(model=self.model, extra_args=[
+            "--enable-lora", "--max-lora-rank", str(rank), "--max-loras", "1"]).start()  # fmt: skip
+        self.adapter_dir = Path(tempfile.mkdtemp(prefix="sotopia-tom-adapter-"))
+
+    def _sync(self, trainer: Any) -> None:
+        step = trainer.state.global_step
+        if step == self.synced_step:
+            return
+        assert self.adapter_dir is not None
+        model = trainer.accelerator.unwrap_model(trainer.model)
+        if not hasattr(model, "peft_config"):
+            raise ValueError("generator 'server' samples from a LoRA adapter: set use_lora: true")
+        model.save_pretrained(str(self.adapter_dir))
+        body = {"lora_name": ADAPTER, "lora_path": str(self.adapter_dir), "load_inplace": True}
+        _post(f"{self.server.base_url.removesuffix('/v1')}/v1/load_lora_adapter", body)
+        self.synced_step = step
+
+    async def _complete_all(self, ids: list[list[int]]) -> list[dict[str, Any]]:
+        import httpx
+
+        limit = asyncio.Semaphore(self.concurrency)
+        async with httpx.AsyncClient(timeout=600) as http:
+
+            async def one(prompt_ids: list[int]) -> dict[str, Any]:
+                body = {"model": ADAPTER, "prompt": prompt_ids, "max_tokens": self.max_new_tokens,
+                        "temperature": self.temperature, "top_p": self.top_p,
+                        "return_token_ids": True}  # fmt: skip
+                async with limit:
+                    r = await http.post(f"{self.server.base_url}/completions", json=body)
+                r.raise_for_status()
+                return r.json()["choices"][0]
+
+            return await asyncio.gather(*(one(i) for i in ids))
+
+
+def _post(url: str, body: dict[str, Any]) -> None:
+    import httpx
+
+    r = httpx.post(url, json=body, timeout=120)
+    if r.status_code >= 400:
+        raise RuntimeError(f"{url} answered {r.status_code}: {r.text[:300]}")

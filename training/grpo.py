@@ -12,6 +12,7 @@ the adapter is saved. A run killed midway resumes from its last checkpoint.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,11 @@ class GRPOScriptArguments:
         },
     )
     generator: str = field(
-        default="in-process", metadata={"help": "Sampling backend: 'in-process'."}
+        default="server",
+        metadata={
+            "help": "Sampling backend: 'server' (a local vLLM server with the adapter "
+            "reloaded after each step) or 'in-process' (the trainer's model; small runs)."
+        },
     )
     use_lora: bool = field(default=True, metadata={"help": "Train a LoRA adapter (else full)."})
     lora_r: int = field(default=16, metadata={"help": "LoRA rank."})
@@ -60,16 +65,16 @@ class GRPOScriptArguments:
             raise ValueError(f"limit must be at least 1, got {self.limit}")
         if self.every < 1:
             raise ValueError(f"every must be at least 1, got {self.every}")
-        if self.generator != "in-process":
-            raise ValueError(f"generator {self.generator!r} is not available; use 'in-process'")
+        if self.generator not in ("server", "in-process"):
+            raise ValueError(f"generator must be 'server' or 'in-process', got {self.generator!r}")
+        if self.generator == "server" and not self.use_lora:
+            raise ValueError("generator 'server' reloads a LoRA adapter: set use_lora: true")
 
 
 def main(script_args: GRPOScriptArguments, training_args: Any) -> Path:
     """Build the turn-state dataset, train with GRPO, save to ``output_dir``, return it."""
     from datasets import Dataset
     from trl import GRPOTrainer
-
-    from training.generate import InProcessGenerator
 
     if script_args.sft_config:
         from training.sft import run_config
@@ -81,23 +86,43 @@ def main(script_args: GRPOScriptArguments, training_args: Any) -> Path:
     dataset = Dataset.from_list(
         [{"prompt": [{"role": "user", "content": s.prompt}]} for s in states]
     )
-    generate = InProcessGenerator(training_args.max_completion_length, training_args.temperature)
     funcs, weights = reward_functions()
     training_args.reward_weights = weights
     model, peft_config = _policy(script_args)
-    trainer = GRPOTrainer(
-        model=model,
-        reward_funcs=funcs,
-        args=training_args,
-        train_dataset=dataset,
-        peft_config=peft_config,
-        rollout_func=EnvRollout(states, chosen, generate, script_args.max_turns),
-    )
-    out = Path(training_args.output_dir)
-    trainer.train(resume_from_checkpoint=last_checkpoint(out))
+    with _generator(script_args, training_args) as generate:
+        trainer = GRPOTrainer(
+            model=model,
+            reward_funcs=funcs,
+            args=training_args,
+            train_dataset=dataset,
+            peft_config=peft_config,
+            rollout_func=EnvRollout(states, chosen, generate, script_args.max_turns),
+        )
+        out = Path(training_args.output_dir)
+        trainer.train(resume_from_checkpoint=last_checkpoint(out))
     trainer.save_model(str(out))
     save_log(trainer, out)
     return out
+
+
+def _generator(args: GRPOScriptArguments, training_args: Any) -> Any:
+    """The sampling backend named by the config, as a context manager (a server is stopped)."""
+    from contextlib import nullcontext
+
+    from training.generate import InProcessGenerator, ServerGenerator
+
+    length, temperature = training_args.max_completion_length, training_args.temperature
+    if args.generator == "in-process":
+        return nullcontext(InProcessGenerator(length, temperature))
+    return ServerGenerator(length, temperature, lora_rank=args.lora_r, model=_base_model(args))
+
+
+def _base_model(args: GRPOScriptArguments) -> str:
+    """The base model under the policy: an SFT adapter's own base, or the model itself."""
+    path = Path(args.model) if args.model else None
+    if path is not None and (path / "adapter_config.json").is_file():
+        return json.loads((path / "adapter_config.json").read_text())["base_model_name_or_path"]
+    return resolve_model(args.model)
 
 
 def _policy(args: GRPOScriptArguments) -> tuple[Any, Any]:
