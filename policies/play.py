@@ -74,7 +74,9 @@ async def play_episode(
                 errors.append(f"step {env.transcript.steps} {a}: {type(r).__name__}: {r}")
                 r = None
             actions[a] = r
+        logged = len(env.turn_log)
         obs, rewards, _, _, infos = env.step(actions)
+        _attach_calls(env.turn_log[logged:], pols)
         returns.update(rewards)
         final = infos
     return EpisodeResult(
@@ -87,6 +89,19 @@ async def play_episode(
         policy_errors=errors,
         wall_s=time.perf_counter() - start,
     )
+
+
+def _attach_calls(turns: list[dict[str, Any]], pols: dict[AgentID, Policy]) -> None:
+    """Save each acting agent's LLM calls of this step (prompt and reply) in its turn's entry.
+
+    Only players that record calls (``take_calls``) add anything; the turn log is saved with
+    the episode, so the viewer can show why a player acted as it did.
+    """
+    for turn in turns:
+        take = getattr(pols.get(turn["agent"]), "take_calls", None)
+        calls = take() if take is not None else []
+        if calls:
+            turn["calls"] = calls
 
 
 async def play_many(

@@ -44,10 +44,13 @@ class PromptedPolicy:
         max_tokens: generation budget of the action call; by default enough for the longest
             allowed message even at one character per token, so the JSON always closes.
         message_chars: longest message the reply schema allows (never above the env's limit).
+        record_calls: keep each LLM call's prompt and reply (see :meth:`take_calls`), so they
+            are saved with the episode; turn it off to keep results files small.
     """
 
     def __init__(self, agent: AgentID, client: Any, strategy: str = "basic", *, temperature: float = 0.7,
-                 max_tokens: int | None = None, aux_max_tokens: int = 768, message_chars: int = 400) -> None:  # fmt: skip
+                 max_tokens: int | None = None, aux_max_tokens: int = 768, message_chars: int = 400,
+                 record_calls: bool = True) -> None:  # fmt: skip
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; choose from {STRATEGIES}")
         self.agent, self.client, self.name = agent, client, strategy
@@ -60,6 +63,13 @@ class PromptedPolicy:
         self.rejected: list[str] = []  # why replies were refused, for debugging prompts
         self.errors: list[str] = []  # LLM calls that failed for good (credentials redacted)
         self.stats: Counter[str] = Counter()
+        self.record_calls = record_calls
+        self.calls: list[dict[str, Any]] = []  # this turn's calls, until taken
+
+    def take_calls(self) -> list[dict[str, Any]]:
+        """The LLM calls of the last turn not taken yet, oldest first (prompt, reply, options)."""
+        calls, self.calls = self.calls, []
+        return calls
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
         """Learn who is who (public information in the reset info) and forget the last episode."""
@@ -75,6 +85,7 @@ class PromptedPolicy:
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction | str:
         """One acting turn: the auxiliary calls of the strategy, then the action."""
         self.stats["turns"] += 1
+        self.calls = []  # only this turn's calls are kept, even if nobody takes them
         text = observation["text"]
         brief, messages, _ = split_observation(text)
         aux = ""
@@ -92,7 +103,9 @@ class PromptedPolicy:
         error = None
         for attempt in range(2):
             content = prompt if error is None else prompt + prompts.RETRY.format(error=error)
-            reply = await self._call(content, self.reply_model, self.temperature, self.max_tokens)
+            reply = await self._call(
+                content, self.reply_model, self.temperature, self.max_tokens, "action"
+            )
             if reply is None:
                 break
             _, error = parse_action(reply, self.agent, self.roster, self.max_chars)
@@ -110,7 +123,7 @@ class PromptedPolicy:
 
     async def _coach(self, observation: str) -> str:
         prompt = prompts.COACH.format(role=self.role, observation=observation)
-        note = await self._call(prompt, None, 0.2, self.aux_max_tokens)
+        note = await self._call(prompt, None, 0.2, self.aux_max_tokens, "coach")
         return prompts.COACH_WRAPPER.format(note=note.strip()) if note and note.strip() else ""
 
     # -- ToM-Belief and Self-Focused ---------------------------------------------------------------
@@ -138,7 +151,7 @@ class PromptedPolicy:
         return render(self.state)
 
     async def _structured(self, prompt: str, model: type[BaseModel]) -> Any:
-        reply = await self._call(prompt, model, 0.2, self.aux_max_tokens)
+        reply = await self._call(prompt, model, 0.2, self.aux_max_tokens, "state")
         if reply is None:
             return None
         try:
@@ -147,10 +160,13 @@ class PromptedPolicy:
             self.stats["invalid_state"] += 1
             return None
 
-    async def _call(
-        self, content: str, schema: type[BaseModel] | None, temperature: float, max_tokens: int
-    ) -> str | None:
+    async def _call(self, content: str, schema: type[BaseModel] | None, temperature: float,
+                    max_tokens: int, purpose: str = "call") -> str | None:  # fmt: skip
         self.stats["calls"] += 1
+        call = {"purpose": purpose, "temperature": temperature, "max_tokens": max_tokens,
+                "prompt": content, "reply": None}  # fmt: skip
+        if self.record_calls:
+            self.calls.append(call)
         try:
             result = await self.client.chat([{"role": "user", "content": content}], response_format=schema,
                                             temperature=temperature, max_tokens=max_tokens)  # fmt: skip
@@ -158,7 +174,9 @@ class PromptedPolicy:
             self.stats["llm_errors"] += 1
             self.last_error = redact(f"{type(e).__name__}: {e}")
             self.errors.append(f"turn {self.stats['turns']}: {self.last_error}")
+            call["error"] = self.last_error
             return None
+        call["reply"] = result.text
         self.stats["prompt_tokens"] += result.prompt_tokens
         self.stats["completion_tokens"] += result.completion_tokens
         return result.text

@@ -18,16 +18,20 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, model_validator
 
 from rewards import Judgment, Scores
 from scenarios import Scenario
 from sotopia_tom_env.transcript import Transcript
 
 EPISODES_FILE = "episodes.jsonl"
+# Passed when reading saved lines, so fields added later stay empty in older records instead of
+# taking a made-up value (such as "now" for the time an old episode finished).
+SAVED = {"saved": True}
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +55,17 @@ class EpisodeRecord(BaseModel):
     )
     policy_errors: list[str] = Field(default_factory=list)
     wall_s: float = 0.0
+    finished_at: str | None = Field(
+        default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"),
+        description="UTC time (ISO 8601) the record was made; None in records saved before.",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _saved_before_times(cls, data: Any, info: ValidationInfo) -> Any:
+        if info.context == SAVED and isinstance(data, dict) and "finished_at" not in data:
+            return {**data, "finished_at": None}
+        return data
 
 
 def append_record(path: str | Path, record: BaseModel) -> None:
@@ -102,7 +117,7 @@ def read_records(path: str | Path, model: type[BaseModel] = EpisodeRecord) -> It
         if not raw.strip():
             continue
         try:
-            yield model.model_validate_json(raw)
+            yield model.model_validate_json(raw, context=SAVED)
         except ValueError as e:  # pydantic's ValidationError, also for bad JSON and bad UTF-8
             what = "an incomplete last line" if n == len(lines) else "a damaged record"
             log.warning("%s:%d: skipped %s (%s)", path, n, what, _reason(e))
@@ -138,7 +153,7 @@ def unique_episodes(
 
 def _is_record(raw: bytes, model: type[BaseModel]) -> bool:
     try:
-        model.model_validate_json(raw)
+        model.model_validate_json(raw, context=SAVED)
     except ValueError:
         return False
     return True

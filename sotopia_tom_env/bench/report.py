@@ -1,22 +1,36 @@
-"""Writing a benchmark report: summary.json, report.md, report.html, PNG plots, episode pages.
+"""Writing a benchmark report from a results folder.
 
-Everything is computed from ``episodes.jsonl`` alone, so ``sotopia-tom report DIR`` rebuilds
-the same report at any time (bootstrap intervals are seeded). Each episode id counts once, and
-damaged lines are skipped with a warning (see ``records``).
+Files: ``summary.json``, ``report.md``, ``report.html``, ``report.csv`` (one row per policy),
+``report.tex`` (a booktabs table), plots as PNG, SVG and PDF, and one page per episode.
+
+Everything is computed from ``episodes.jsonl`` (plus ``config.json`` for the header and any
+``judged-*.jsonl`` written by ``sotopia-tom judge``), so ``sotopia-tom report DIR`` rebuilds the
+same report at any time (bootstrap intervals are seeded). Each episode id counts once, and
+damaged lines are skipped with a warning (see ``records``). Policies are listed in one order
+everywhere: by mean InfoMgmt, best first.
 """
 
 from __future__ import annotations
 
+import csv
 import html
+import importlib.metadata
+import io
 import json
+import logging
 import math
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sotopia_tom_env.bench.plots import write_plots
+from sotopia_tom_env.bench.plots import FORMATS, write_plots
 from sotopia_tom_env.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes
-from sotopia_tom_env.bench.summary import METRICS, summarize
+from sotopia_tom_env.bench.summary import METRICS, bootstrap_ci, label, summarize
 from sotopia_tom_env.bench.viewer import page_name, write_episode_page
+
+log = logging.getLogger(__name__)
 
 
 class NoEpisodes(ValueError):
@@ -24,6 +38,54 @@ class NoEpisodes(ValueError):
 
 
 _HEAD = {"DA": "DA ↑", "IA": "IA ↑", "EFF": "EFF ↑", "CPV": "CPV ↓", "CM": "InfoMgmt ↑"}
+_INTERACTION = {  # key -> (column, how its value is written)
+    "rounds": ("rounds", "mean"),
+    "messages": ("messages", "mean"),
+    "talk_rate": ("talk rate", "share"),
+    "private_rate": ("private rate", "share"),
+    "malformed_rate": ("malformed rate", "share"),
+    "stale_rate": ("stale rate", "share"),
+    "violation_rate": ("violation rate", "share"),
+    "completion_tokens": ("completion tokens", "count"),
+}
+GLOSSARY = {
+    "policy": "The player every agent of the episode used (`policy @ model` for LLM players).",
+    "episodes": "Episodes played (one per scenario and seed); judge failures are counted here "
+    "but left out of the means.",
+    "DA ↑": "Disclosure Alignment, 0-1: each item the agent's sharing rules say to share counts "
+    "1 if it shared it on the right channel (public item in public, private item by DM); each "
+    "must-not-share item counts 1 if it kept it. Mean per agent, then over agents.",
+    "IA ↑": "Inquiry Alignment, 0-1: each item an agent needs counts 1 if it asked for it, of an "
+    "audience that holds it, on a fitting channel (private items privately).",
+    "EFF ↑": "Efficiency, 0-1: how early each agent received what it needs, from the median "
+    "round of acquisition (1 = all in the first round, 0 = never or only in the last round).",
+    "CPV ↓": "Critical Privacy Violations, 0-1 (lower is better): violation events (a private "
+    "item shared publicly, or revealed to someone who must not know it) per private item.",
+    "InfoMgmt ↑": "The composite CM = (DA · IA · max(0, 1 − CPV) · EFF)^(1/4), the reward; 0 "
+    "when any factor is 0.",
+    "[low, high]": "95% percentile bootstrap interval of the mean over episodes.",
+    "sector": "Mean InfoMgmt of the policy on the scenarios of that workplace sector.",
+    "rounds": "Mean rounds per episode; a round is one turn of every agent still present.",
+    "messages": "Mean messages per episode (spoken lines and departures).",
+    "talk rate": "Share of the agents' turns in which they spoke (rather than passing or leaving).",
+    "private rate": "Share of spoken messages sent as direct messages rather than in public.",
+    "malformed rate": "Share of turns whose action could not be read and became a pass.",
+    "stale rate": "Share of judged episodes with EFF = 0: no agent received a needed item in "
+    "time (a stale conversation).",
+    "violation rate": "Share of judged episodes with at least one critical privacy violation "
+    "(CPV > 0).",
+    "completion tokens": "Tokens the players generated, summed over the policy's episodes (0 "
+    "for scripted players).",
+    "win rate": "Row beats column on InfoMgmt on the same scenario and seed; ties count half.",
+}
+
+
+@dataclass
+class Table:
+    """A report table: a header row and rows of already formatted cells."""
+
+    head: list[str]
+    rows: list[list[str]]
 
 
 def build_report(out: Path, seed: int = 0) -> dict[str, Any]:
@@ -43,104 +105,365 @@ def build_report(out: Path, seed: int = 0) -> dict[str, Any]:
     plots = write_plots(summary, out)
     for r in records:
         write_episode_page(r, out / "episodes")
-    (out / "report.md").write_text(markdown(summary, plots, records), encoding="utf-8")
-    (out / "report.html").write_text(html_report(summary, plots, records), encoding="utf-8")
+    report = Report(summary, plots, records, run_info(out, records), other_judges(out, records))
+    (out / "report.md").write_text(report.markdown(), encoding="utf-8")
+    (out / "report.html").write_text(report.html(), encoding="utf-8")
+    (out / "report.csv").write_text(report_csv(summary), encoding="utf-8")
+    (out / "report.tex").write_text(latex_table(summary), encoding="utf-8")
     return summary
+
+
+# -- the run's configuration ---------------------------------------------------------------------
+
+
+def run_info(out: Path, records: list[EpisodeRecord]) -> dict[str, str]:
+    """The header of the report: what was run, how, when and with which package version.
+
+    Taken from ``config.json`` where it exists and readable, completed from the records (the
+    real model names, the judge, the newest episode's date); a config key this code does not
+    know is listed as it is, so new run options show up without a change here.
+    """
+    config = _read_config(out / "config.json")
+    info = {
+        "scenario set": str(config.get("scenarios", "?")),
+        "scenarios played": _scenarios_played(config, records),
+        "policies": ", ".join(config.get("policies") or sorted({r.policy for r in records})),
+        "seeds": ", ".join(map(str, config.get("seeds") or sorted({r.seed for r in records}))),
+        "max turns": _joined(config.get("max_turns") or sorted({r.max_turns for r in records})),
+        "player model": _player_model(config.get("model"), records),
+        "judge": _judge_name(config, records),
+        "player options": _player_options(records),
+        "finished": _finished(out, records),
+        "package": f"sotopia-tom-env {_version()}",
+        "bootstrap": "95% percentile intervals, 2,000 resamples",
+    }
+    known = {"scenarios", "scenario_ids", "limit", "policies", "seeds", "max_turns", "model",
+             "judge", "judge_model"}  # fmt: skip
+    for key in sorted(set(config) - known):
+        info[key.replace("_", " ")] = _joined(config[key])
+    return info
+
+
+def _read_config(path: Path) -> dict[str, Any]:
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        log.warning("%s: not read for the report header (%s)", path, e)
+        return {}
+    return config if isinstance(config, dict) else {}
+
+
+def _scenarios_played(config: dict[str, Any], records: list[EpisodeRecord]) -> str:
+    played = len({r.scenario.id for r in records})
+    how = []
+    if config.get("scenario_ids"):
+        how.append("chosen ids " + ", ".join(config["scenario_ids"]))
+    if config.get("limit"):
+        how.append(f"--limit {config['limit']}")
+    return f"{played}" + (f" ({'; '.join(how)})" if how else "")
+
+
+def _player_model(configured: Any, records: list[EpisodeRecord]) -> str:
+    """The configured model, with "default" (or nothing) resolved to what the records name."""
+    if configured not in (None, "", "default"):
+        return str(configured)
+    seen = sorted({r.model for r in records if r.model})
+    if seen:
+        return ", ".join(seen)
+    if all(not r.llm.get("calls") for r in records):
+        return "none (scripted players only)"
+    return "the embedded default (name not recorded)"
+
+
+def _judge_name(config: dict[str, Any], records: list[EpisodeRecord]) -> str:
+    seen = sorted({r.judgment.judge for r in records if r.judgment is not None})
+    name = ", ".join(seen) or str(config.get("judge", "?"))
+    if config.get("judge_model"):
+        name += f" (model {config['judge_model']})"
+    return name
+
+
+def _player_options(records: list[EpisodeRecord]) -> str:
+    """Sampling options per kind of LLM call, as seen in the recorded calls."""
+    options: dict[str, set[str]] = defaultdict(set)
+    for r in records:
+        for turn in r.turn_log:
+            for call in turn.get("calls") or ():
+                if isinstance(call, dict):
+                    opts = f"temperature {call.get('temperature')}, max tokens {call.get('max_tokens')}"
+                    options[str(call.get("purpose", "call"))].add(opts)
+    if not options:
+        return "none recorded (scripted players, or LLM calls not saved)"
+    return "; ".join(f"{k}: {' / '.join(sorted(v))}" for k, v in sorted(options.items()))
+
+
+def _finished(out: Path, records: list[EpisodeRecord]) -> str:
+    """When the newest episode finished: its saved time, else the results file's time."""
+    times = [r.finished_at for r in records if r.finished_at]
+    if times:
+        return max(times).replace("T", " ")
+    stamp = (out / EPISODES_FILE).stat().st_mtime
+    when = datetime.fromtimestamp(stamp, UTC).isoformat(sep=" ", timespec="seconds")
+    return f"{when} (time of {EPISODES_FILE})"
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("sotopia-tom-env")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _joined(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+
+
+# -- scores of other judges (``sotopia-tom judge RUN --judge llm``) --------------------------------
+
+
+def other_judges(out: Path, records: list[EpisodeRecord]) -> dict[str, dict[str, list[dict]]]:
+    """Per ``judged-*.jsonl`` file: per policy label, the scores of that judge's rows.
+
+    Rows of episodes the folder does not hold, or without scores, are left out; a damaged line
+    is skipped with a warning.
+    """
+    labels = {r.episode_id: label(r) for r in records}
+    found: dict[str, dict[str, list[dict]]] = {}
+    for path in sorted(out.glob("judged-*.jsonl")):
+        per_policy: dict[str, list[dict]] = defaultdict(list)
+        for n, line in enumerate(
+            path.read_text(encoding="utf-8", errors="replace").splitlines(), 1
+        ):
+            try:
+                row = json.loads(line) if line.strip() else None
+            except ValueError:
+                log.warning("%s:%d: skipped a damaged line", path, n)
+                continue
+            if (
+                isinstance(row, dict)
+                and row.get("episode_id") in labels
+                and isinstance(row.get("scores"), dict)
+            ):
+                per_policy[labels[row["episode_id"]]].append(row["scores"])  # fmt: skip
+        found[path.stem.removeprefix("judged-")] = dict(per_policy)
+    return found
+
+
+def judges_table(summary: dict[str, Any], judged: dict[str, dict[str, list[dict]]]) -> Table:
+    """Each policy's scores from the run's own judge, followed by each re-judging's."""
+    head = ["policy", "judge", "episodes", *(_HEAD[m] for m in METRICS)]
+    rows = []
+    seed = summary["bootstrap_seed"]
+    for name in summary["order"]:
+        own = summary["metrics"][name]
+        rows.append([name, "this run", str(own["episodes"]), *(_cell(own[m]) for m in METRICS)])
+        for judge, per_policy in judged.items():
+            scores = per_policy.get(name, [])
+            cells = [_cell(_stat([s.get(m) for s in scores], seed)) for m in METRICS]
+            rows.append([name, judge, str(len(scores)), *cells])
+    return Table(head, rows)
+
+
+def _stat(values: list[Any], seed: int) -> dict[str, Any]:
+    vals = [float(v) for v in values if isinstance(v, int | float)]
+    low, high = bootstrap_ci(vals, seed) if vals else (math.nan, math.nan)
+    mean = sum(vals) / len(vals) if vals else math.nan
+    return {"mean": mean, "ci": [low, high], "n": len(vals)}
+
+
+# -- tables --------------------------------------------------------------------------------------
+
+
+def metrics_table(summary: dict[str, Any]) -> Table:
+    """One row per policy (best InfoMgmt first): episodes and mean [95% CI] per metric."""
+    head = ["policy", "episodes", *(_HEAD[m] for m in METRICS)]
+    rows = []
+    for name in summary["order"]:
+        row = summary["metrics"][name]
+        fails = f" ({row['judge_failures']} judge failures)" if row["judge_failures"] else ""
+        rows.append([name, f"{row['episodes']}{fails}", *(_cell(row[m]) for m in METRICS)])
+    return Table(head, rows)
 
 
 def results_table(summary: dict[str, Any]) -> str:
     """The main table (Markdown): one row per policy, mean [95% CI] per metric."""
-    rows = ["| policy | episodes | " + " | ".join(_HEAD[m] for m in METRICS) + " |",
-            "|---|---|" + "---|" * len(METRICS)]  # fmt: skip
-    for name, row in sorted(summary["metrics"].items(), key=lambda kv: -_num(kv[1]["CM"]["mean"])):
-        cells = [_cell(row[m]) for m in METRICS]
-        fails = f" ({row['judge_failures']} judge failures)" if row["judge_failures"] else ""
-        rows.append(f"| {name} | {row['episodes']}{fails} | " + " | ".join(cells) + " |")
-    return "\n".join(rows)
+    return _md(metrics_table(summary))
 
 
-def markdown(summary: dict[str, Any], plots: list[str], records: list[EpisodeRecord]) -> str:
-    """The whole report as Markdown."""
-    parts = ["# Benchmark report", f"{summary['episodes']} episodes. Means with 95% bootstrap CIs (seed {summary['bootstrap_seed']}).",
-             "", results_table(summary), "", "## InfoMgmt by sector", _sector_md(summary), "",
-             "## Interaction", _interaction_md(summary), "", "## Paired win rates (row beats column on InfoMgmt, same scenario and seed)",
-             _wins_md(summary), "", "## Plots", *[f"![{p}]({p})" for p in plots], "", "## Episodes",
-             *[f"- [{r.episode_id}](episodes/{page_name(r)})" for r in records]]  # fmt: skip
-    return "\n".join(parts) + "\n"
-
-
-def _sector_md(summary: dict[str, Any]) -> str:
+def sector_table(summary: dict[str, Any]) -> Table:
+    """Mean InfoMgmt per policy and sector."""
     sectors = sorted({s for row in summary["sectors"].values() for s in row})
-    if not sectors:
-        return "(no judged episodes)"
-    rows = ["| policy | " + " | ".join(sectors) + " |", "|---|" + "---|" * len(sectors)]
-    for name, row in sorted(summary["sectors"].items()):
-        rows.append(
-            f"| {name} | " + " | ".join(f"{row[s]:.3f}" if s in row else "" for s in sectors) + " |"
-        )
-    return "\n".join(rows)
-
-
-def _interaction_md(summary: dict[str, Any]) -> str:
-    keys = (
-        "rounds",
-        "messages",
-        "talk_rate",
-        "private_rate",
-        "malformed_rate",
-        "stale_rate",
-        "violation_rate",
-        "completion_tokens",
-    )
     rows = [
-        "| policy | " + " | ".join(k.replace("_", " ") for k in keys) + " |",
-        "|---|" + "---|" * len(keys),
+        [name, *(_score(summary["sectors"].get(name, {}).get(s)) for s in sectors)]
+        for name in summary["order"]
+        if name in summary["sectors"]
     ]
-    for name, row in sorted(summary["interaction"].items()):
-        rows.append(f"| {name} | " + " | ".join(_fmt(row[k]) for k in keys) + " |")
-    return "\n".join(rows)
+    return Table(["policy", *sectors], rows)
 
 
-def _wins_md(summary: dict[str, Any]) -> str:
-    names = sorted(summary["win_rates"])
-    if len(names) < 2:
-        return "(needs two policies)"
-    rows = ["| | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-    for a in names:
-        rows.append(
-            f"| {a} | "
-            + " | ".join(
-                "" if a == b else _fmt(summary["win_rates"][a].get(b, float("nan"))) for b in names
-            )
-            + " |"
-        )
-    return "\n".join(rows)
+def interaction_table(summary: dict[str, Any]) -> Table:
+    """Interaction statistics per policy (counts as counts, shares as percentages)."""
+    head = ["policy", *(col for col, _ in _INTERACTION.values())]
+    rows = []
+    for name in summary["order"]:
+        stats = summary["interaction"][name]
+        rows.append([name, *(_format(stats[k], kind) for k, (_, kind) in _INTERACTION.items())])
+    return Table(head, rows)
 
 
-def html_report(summary: dict[str, Any], plots: list[str], records: list[EpisodeRecord]) -> str:
-    """The report as a standalone HTML page (tables, plots, links to every episode)."""
-    body = [f"<h1>Benchmark report</h1><p>{summary['episodes']} episodes. Means with 95% bootstrap CIs "
-            f"(seed {summary['bootstrap_seed']}).</p>", _md_table_html(results_table(summary)),
-            "<h2>InfoMgmt by sector</h2>", _md_table_html(_sector_md(summary)),
-            "<h2>Interaction</h2>", _md_table_html(_interaction_md(summary)),
-            "<h2>Paired win rates</h2>", _md_table_html(_wins_md(summary)),
-            "<h2>Plots</h2>", *[f'<img src="{p}" alt="{p}">' for p in plots],
-            "<h2>Episodes</h2><ul>", *[f'<li><a href="episodes/{page_name(r)}">{html.escape(r.episode_id)}</a> '
-                                      f"CM {_fmt(r.scores.CM if r.scores else None)}</li>" for r in records], "</ul>"]  # fmt: skip
-    style = "body{font:14px system-ui,sans-serif;max-width:1100px;margin:auto;padding:16px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}img{max-width:100%;display:block;margin:8px 0}"
-    return f'<!doctype html><html><head><meta charset="utf-8"><title>Benchmark report</title><style>{style}</style></head><body>{"".join(body)}</body></html>'
+def wins_table(summary: dict[str, Any]) -> Table:
+    """Paired win rates on InfoMgmt, row over column."""
+    names = [n for n in summary["order"] if n in summary["win_rates"]]
+    rows = [
+        [a, *("" if a == b else _format(summary["win_rates"][a].get(b), "share") for b in names)]
+        for a in names
+    ]
+    return Table(["", *names], rows)
 
 
-def _md_table_html(md: str) -> str:
+# -- Markdown and HTML ---------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    """Everything the Markdown and HTML reports show."""
+
+    summary: dict[str, Any]
+    plots: list[str]
+    records: list[EpisodeRecord]
+    info: dict[str, str]
+    judged: dict[str, dict[str, list[dict]]]
+
+    def sections(self) -> list[tuple[str, Table | str]]:
+        """The report's sections in order: (title, table or paragraph)."""
+        s = self.summary
+        parts: list[tuple[str, Table | str]] = [
+            ("Run", Table(["setting", "value"], [[k, v] for k, v in self.info.items()])),
+            ("Scores", metrics_table(s)),
+            ("InfoMgmt by sector", sector_table(s) if s["sectors"] else "(no judged episodes)"),
+            ("Interaction", interaction_table(s)),
+            ("Paired win rates (row beats column on InfoMgmt, same scenario and seed)",
+             wins_table(s) if len(s["win_rates"]) > 1 else "(needs two policies)"),
+        ]  # fmt: skip
+        if self.judged:
+            parts.append(("Scores from other judges (sotopia-tom judge)", judges_table(s, self.judged)))  # fmt: skip
+        parts.append(("Glossary", Table(["column", "meaning"], [[k, v] for k, v in GLOSSARY.items()])))  # fmt: skip
+        return parts
+
+    def lead(self) -> str:
+        """The sentence under the title."""
+        s = self.summary
+        return (f"{s['episodes']} episodes. Means with 95% bootstrap CIs (seed {s['bootstrap_seed']}); "
+                "policies ordered by InfoMgmt, best first, in every table and plot. Exports: "
+                "report.csv, report.tex; plots also as " + ", ".join(f".{f}" for f in FORMATS[1:]) + ".")  # fmt: skip
+
+    def markdown(self) -> str:
+        """The whole report as Markdown."""
+        parts = ["# Benchmark report", self.lead(), ""]
+        for title, body in self.sections():
+            parts += [f"## {title}", _md(body) if isinstance(body, Table) else body, ""]
+        parts += ["## Plots", *[f"![{p}]({p})" for p in self.plots], "", "## Episodes"]
+        parts += [f"- [{r.episode_id}](episodes/{page_name(r)})" for r in self.records]
+        return "\n".join(parts) + "\n"
+
+    def html(self) -> str:
+        """The report as a standalone HTML page (tables, plots, links to every episode)."""
+        body = [f"<h1>Benchmark report</h1><p>{html.escape(self.lead())}</p>"]
+        for title, part in self.sections():
+            body.append(f"<h2>{html.escape(title)}</h2>")
+            body.append(_html(part) if isinstance(part, Table) else f"<p>{html.escape(part)}</p>")
+        body.append("<h2>Plots</h2>")
+        body += [f'<img src="{html.escape(p)}" alt="{html.escape(p)}">' for p in self.plots]
+        body.append("<h2>Episodes</h2><ul>")
+        body += [f'<li><a href="episodes/{html.escape(page_name(r))}">{html.escape(r.episode_id)}</a> '
+                 f"CM {_score(r.scores.CM if r.scores else None)}</li>" for r in self.records]  # fmt: skip
+        body.append("</ul>")
+        style = ("body{font:14px system-ui,sans-serif;max-width:1100px;margin:auto;padding:16px}"
+                 "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;vertical-align:top}"
+                 "img{max-width:100%;display:block;margin:8px 0}")  # fmt: skip
+        return ('<!doctype html><html><head><meta charset="utf-8"><title>Benchmark report</title>'
+                f"<style>{style}</style></head><body>{''.join(body)}</body></html>")  # fmt: skip
+
+
+def _md(table: Table) -> str:
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    return "\n".join([line(table.head), "|" + "---|" * len(table.head), *map(line, table.rows)])
+
+
+def _html(table: Table) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.head)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in table.rows
+    )
+    return f"<table><tr>{head}</tr>{rows}</table>"
+
+
+# -- exports: CSV and LaTeX ----------------------------------------------------------------------
+
+
+def report_csv(summary: dict[str, Any]) -> str:
+    """One row per policy (report order): every metric's mean, CI and n, and the interaction stats."""
+    head = ["policy", "episodes", "judge_failures"]
+    head += [f"{m}_{part}" for m in METRICS for part in ("mean", "ci_low", "ci_high", "n")]
+    head += list(_INTERACTION)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(head)
+    for name in summary["order"]:
+        row = summary["metrics"][name]
+        cells: list[Any] = [name, row["episodes"], row["judge_failures"]]
+        for m in METRICS:
+            cells += [
+                _raw(row[m]["mean"]),
+                _raw(row[m]["ci"][0]),
+                _raw(row[m]["ci"][1]),
+                row[m]["n"],
+            ]
+        cells += [_raw(summary["interaction"][name][k]) for k in _INTERACTION]
+        writer.writerow(cells)
+    return buf.getvalue()
+
+
+_TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}  # fmt: skip
+_TEX_HEAD = {"DA": r"DA $\uparrow$", "IA": r"IA $\uparrow$", "EFF": r"EFF $\uparrow$",
+             "CPV": r"CPV $\downarrow$", "CM": r"InfoMgmt $\uparrow$"}  # fmt: skip
+
+
+def tex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped, safe inside a table cell."""
+    return "".join(_TEX_SPECIAL.get(c, c) for c in text)
+
+
+def latex_table(summary: dict[str, Any]) -> str:
+    r"""The main table as a booktabs ``tabular`` (needs ``\usepackage{booktabs}``)."""
     lines = [
-        line for line in md.splitlines() if line.startswith("|") and not set(line) <= set("|-")
+        "% Generated by sotopia-tom report: means with 95% bootstrap CIs; best InfoMgmt first.",
+        r"\begin{tabular}{l r " + "c " * len(METRICS) + "}",
+        r"\toprule",
+        "Policy & $n$ & " + " & ".join(_TEX_HEAD[m] for m in METRICS) + r" \\",
+        r"\midrule",
     ]
-    if not lines:
-        return f"<p>{html.escape(md)}</p>"
-    cells = [[html.escape(c.strip()) for c in line.strip("|").split("|")] for line in lines]
-    head = "".join(f"<th>{c}</th>" for c in cells[0])
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in cells[1:])
-    return f"<table><tr>{head}</tr>{body}</table>"
+    for name in summary["order"]:
+        row = summary["metrics"][name]
+        cells = [_tex_cell(row[m]) for m in METRICS]
+        lines.append(f"{tex_escape(name)} & {row['episodes']} & " + " & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", ""]
+    return "\n".join(lines)
+
+
+def _tex_cell(m: dict[str, Any]) -> str:
+    if not m["n"]:
+        return "n/a"
+    low, high = m["ci"]
+    return f"{m['mean']:.3f} {{\\scriptsize[{low:.2f}, {high:.2f}]}}"
+
+
+# -- number formatting ---------------------------------------------------------------------------
 
 
 def _cell(m: dict[str, Any]) -> str:
@@ -150,11 +473,20 @@ def _cell(m: dict[str, Any]) -> str:
     return f"{m['mean']:.3f} [{low:.2f}, {high:.2f}]"
 
 
-def _fmt(x: float | None) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
+def _score(x: float | None) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{x:.3f}"
+
+
+def _format(x: float | None, kind: str) -> str:
+    """A count as an integer, a mean of counts with one decimal, a share as a percentage."""
+    if x is None or math.isnan(x):
         return "n/a"
-    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3f}"
+    if kind == "count":
+        return f"{round(x):,}"
+    if kind == "share":
+        return f"{x:.1%}"
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
 
 
-def _num(x: float) -> float:
-    return -1.0 if math.isnan(x) else x
+def _raw(x: float) -> str:
+    return "" if math.isnan(x) else f"{x:.6g}"

@@ -7,6 +7,7 @@ a repeated record of the same episode is ignored.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import combinations
@@ -98,22 +99,44 @@ def interaction_stats(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, f
 
 
 def acquisition_curves(records: Iterable[EpisodeRecord]) -> dict[str, list[float]]:
-    """Per policy label: share of all desired items acquired by the end of each round."""
+    """Per policy label: share of all desired items acquired by the end of each round.
+
+    Entry ``k`` is round ``k + 1`` (1-based). Every curve runs over the same rounds, up to the
+    longest judged conversation of the run, so a policy that stops acquiring early (or never
+    acquires anything) still shows as a flat line over the whole range, not a lone point.
+    """
+    records = [r for r in records if r.judgment is not None and r.judgment.eff is not None]
+    horizon = max((r.transcript.rounds for r in records), default=0)
     acquired: dict[str, list[int | None]] = defaultdict(list)
     for r in records:
-        if r.judgment is None or r.judgment.eff is None:
-            continue
+        assert r.judgment is not None and r.judgment.eff is not None  # filtered above
         for agent in r.judgment.eff.agents:
             acquired[label(r)] += [
                 a.round_acquired if a.was_acquired else None for a in agent.acquisitions
             ]
     out = {}
     for name, rounds in acquired.items():
-        horizon = max([x for x in rounds if x is not None], default=0) + 1
+        # An acquisition the judge dates past the transcript's last round still counts there.
+        horizon_here = max([horizon, *(x + 1 for x in rounds if x is not None)])
         out[name] = [
-            sum(1 for x in rounds if x is not None and x <= k) / len(rounds) for k in range(horizon)
+            sum(1 for x in rounds if x is not None and x < k) / len(rounds) if rounds else 0.0
+            for k in range(1, horizon_here + 1)
         ]
-    return out
+    width = max((len(ys) for ys in out.values()), default=0)
+    return {name: ys + ys[-1:] * (width - len(ys)) for name, ys in out.items()}
+
+
+def policy_order(metrics: dict[str, dict[str, Any]]) -> list[str]:
+    """Policy labels by mean InfoMgmt, best first (unscored last, ties by name).
+
+    Every table and plot of a report lists policies in this one order.
+    """
+
+    def key(name: str) -> tuple[float, str]:
+        mean = metrics[name]["CM"]["mean"]
+        return (float("inf") if math.isnan(mean) else -mean, name)
+
+    return sorted(metrics, key=key)
 
 
 def win_rates(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
@@ -139,9 +162,11 @@ def win_rates(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
 def summarize(records: Sequence[EpisodeRecord], seed: int = 0) -> dict[str, Any]:
     """Everything ``summary.json`` holds (one record per episode id: the first one)."""
     records = unique_episodes(records)
+    metrics = metric_table(records, seed)
     return {
         "episodes": len(records),
-        "metrics": metric_table(records, seed),
+        "order": policy_order(metrics),
+        "metrics": metrics,
         "sectors": sector_table(records),
         "interaction": interaction_stats(records),
         "acquisition": acquisition_curves(records),
