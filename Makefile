@@ -31,7 +31,7 @@ test-fast: setup
 	$(BIN)/python -m pytest -m "not slow"
 
 demo: setup
-	$(BIN)/sotopia-tom bench --scenarios gold --limit 2 --max-turns 9 \
+	$(BIN)/sotopia-tom bench --scenarios gold --limit 8 --max-turns 9 \
 	  --policies basic,cot,tom_coach,tom_belief,self_focused,ideal,random --out runs/demo
 
 lint: setup

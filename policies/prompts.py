@@ -1,10 +1,14 @@
 """Prompt templates of the prompted strategies (our wording of the structure in spec §4).
 
 Every template is filled only from the acting agent's own observation (its brief and the
-messages it can see) and from state the policy built from that observation.
+messages it can see) and from state the policy built from that observation. The reply format
+at the end of the action prompt comes from the env core (``sotopia_tom_env.instructions``), so
+``env.action_instructions(agent)`` gives any other player the same words.
 """
 
 from __future__ import annotations
+
+from sotopia_tom_env.instructions import reply_format
 
 ACTION = """You are {role}. Act as {role} would in this workplace conversation, pursuing your own objective.
 Your brief below is private to you. Be natural and concise, and do not repeat what others already said.
@@ -13,9 +17,7 @@ Your brief below is private to you. Be natural and concise, and do not repeat wh
 
 {observation}
 
-Reply with one JSON object and nothing else. Its fields: "action_type" is "speak", "none" (stay silent) or "leave";
-"argument" is what you say, in your own words; "to" lists the roles to message privately,
-or is empty to speak to everyone. Possible recipients: {recipients}."""
+{reply_format}"""
 
 GUIDANCE = {
     "basic": """Work toward your primary objective. Take part naturally: answer questions and ask for what you need.
@@ -111,7 +113,7 @@ def action_prompt(
         True
     """
     return ACTION.format(role=role, guidance=GUIDANCE[strategy], aux=aux,
-                         observation=observation, recipients=", ".join(others))  # fmt: skip
+                         observation=observation, reply_format=reply_format(others))  # fmt: skip
 
 
 RETRY = (

@@ -9,11 +9,12 @@ baselines in the benchmark.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from scenarios import ItemRef, Scenario
 from sotopia_tom_env import AgentAction, AgentID
+from sotopia_tom_env.brief import split_observation
 
 _FILLER = "I think we should align on timelines and make sure the plan works for everyone before we commit".split()
 
@@ -70,19 +71,31 @@ class IdealPlayer:
     agents who need them), asks each holder for each desired item on the right channel, never
     mentions must-not-share items, and leaves once its messages are sent and its desired items
     have arrived (or after waiting two rounds).
+
+    By default it asks for every desired item even when the item has already reached it: the
+    benchmark's Inquiry Alignment credits only deliberate requests, so an item received
+    unasked scores 0 (on Gold, skipping such asks brings the mean IA from 1.0 to 0.44). With
+    ``skip_answered=True`` it leaves out a question whose value already appeared in a message
+    it has seen, which reads more naturally and scores lower.
+
+    Args:
+        agent: the seat it plays.
+        scenario: the episode's scenario (ground truth).
+        skip_answered: drop questions already answered by a message it has seen.
     """
 
     name = "ideal"
 
-    def __init__(self, agent: AgentID, scenario: Scenario) -> None:
+    def __init__(self, agent: AgentID, scenario: Scenario, skip_answered: bool = False) -> None:
         self.agent = agent
         self.scenario = scenario
         self.index = int(agent.rsplit("_", 1)[1])
+        self.skip_answered = skip_answered
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
         """Plan every message of the episode up front."""
         s = self.scenario
-        self.queue = _ideal_plan(s, self.index)
+        self.queue: list[AgentAction | _Planned] = list(_ideal_plan(s, self.index))
         # Everyone's plan is known from ground truth: leaving before the others have sent theirs
         # could end the episode under them (two leaves end a three-agent conversation).
         self.others_done_at = len(s.agents) * max(
@@ -90,6 +103,7 @@ class IdealPlayer:
         )
         self.waiting = 0
         self.seen = ""
+        self.heard = ""  # the text of every message seen so far (with skip_answered)
         self.needed = [
             s.agents[r.agent].pre_interaction_knowledge[r.name].text
             for r in s.resolution.desired[self.index]
@@ -99,19 +113,40 @@ class IdealPlayer:
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
         """The next planned message, then wait, then leave."""
         self.seen += observation["text"]
-        if self.queue:
-            return self.queue.pop(0)
+        if self.skip_answered:  # only messages answer: a short value may occur in its own brief
+            self.heard += "\n".join(split_observation(observation["text"])[1])
+        while self.queue:
+            planned = self.queue.pop(0)
+            action = planned if isinstance(planned, AgentAction) else planned.action(self.heard)
+            if action is not None:
+                return action
         self.waiting += 1
         received = all(v in self.seen for v in self.needed)
         ready = info["step"] >= self.others_done_at and (received or self.waiting > 2)
         return AgentAction.leave() if ready else AgentAction.none()
 
 
-def _ideal_plan(s: Scenario, i: int) -> list[AgentAction]:
-    """Every message agent ``i`` sends when it plays perfectly."""
+@dataclass
+class _Planned:
+    """One planned message of the ideal player: shares, and asks with the value each awaits."""
+
+    to: tuple[str, ...]
+    shares: list[str] = field(default_factory=list)
+    asks: list[tuple[str, str]] = field(default_factory=list)  # (question, awaited value)
+
+    def action(self, seen: str) -> AgentAction | None:
+        """The message, leaving out asks whose value already appeared in ``seen`` (None: empty)."""
+        asks = [question for question, value in self.asks if value not in seen]
+        if not self.shares and not asks:
+            return None
+        return AgentAction.speak(_compose(self.shares, asks), to=list(self.to))
+
+
+def _ideal_plan(s: Scenario, i: int) -> list[_Planned]:
+    """Every message agent ``i`` sends when it plays perfectly, public message first."""
     res = s.resolution
     blocked = _blocked(s)
-    groups: dict[tuple[str, ...], tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
+    groups: dict[tuple[str, ...], _Planned] = {}
     for ref in dict.fromkeys(r for r in res.share[i] if r and res.may_share(r)):
         others = [j for j in range(len(s.agents)) if j != i]
         allowed = [j for j in others if ref not in blocked[j]]
@@ -123,15 +158,16 @@ def _ideal_plan(s: Scenario, i: int) -> list[AgentAction]:
             wanting = [j for j in allowed if ref in res.desired[j]] or allowed
             to = tuple(s.agents[j].role for j in wanting)
         item = s.agents[i].pre_interaction_knowledge[ref.name]
-        groups[to][0].append(f"{ref.name}: {item.text}")
+        groups.setdefault(to, _Planned(to)).shares.append(f"{ref.name}: {item.text}")
     for ref in dict.fromkeys(r for r in res.desired[i] if r):
         owner = s.agents[ref.agent].role
+        value = s.agents[ref.agent].pre_interaction_knowledge[ref.name].text
         if _private(s, ref):
-            groups[(owner,)][1].append(f"Could you share your {ref.name}?")
+            question, to = f"Could you share your {ref.name}?", (owner,)
         else:
-            groups[()][1].append(f"{owner}, could you share your {ref.name}?")
-    order = sorted(groups, key=lambda to: (to != (), to))  # public message first
-    return [AgentAction.speak(_compose(*groups[to]), to=list(to)) for to in order]
+            question, to = f"{owner}, could you share your {ref.name}?", ()
+        groups.setdefault(to, _Planned(to)).asks.append((question, value))
+    return [groups[to] for to in sorted(groups, key=lambda to: (to != (), to))]
 
 
 class LeakyPlayer:

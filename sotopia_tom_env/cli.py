@@ -20,16 +20,127 @@ from sotopia_tom_env import cli_errors as checks
 
 app = typer.Typer(
     cls=checks.CommandGroup,
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     help="Sotopia-ToM environment tools.",
 )
+list_app = typer.Typer(
+    no_args_is_help=True,
+    help="List what exists: scenario sets, scenarios, policies and judges.",
+)
+app.add_typer(list_app, name="list")
+
+
+def _print_version(value: bool) -> None:
+    """Print the installed version and stop (an eager option: runs before anything else)."""
+    if value:
+        typer.echo(f"sotopia-tom {checks.installed_version()}")
+        raise typer.Exit()
 
 
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the installed version and exit.",
+        ),
+    ] = False,
+) -> None:
     """Sotopia-ToM: privacy-aware multi-agent information sharing, as an RL environment."""
     checks.show_warnings()
+
+
+AsJsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+@list_app.command("sets")
+def list_sets(as_json: AsJsonOpt = False) -> None:
+    """The shipped scenario sets: size, sectors, agent counts and what each is for."""
+    from sotopia_tom_env.catalog import set_rows
+
+    rows = set_rows()
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        agents = "/".join(map(str, r["agents"]))
+        typer.echo(f"{r['set']:<8}{r['scenarios']:>5} scenarios  {len(r['sectors'])} sectors  "
+                   f"{agents} agents  {r['about']}")  # fmt: skip
+    typer.echo(
+        "Any scenario file or folder in the benchmark's format works too (validate it first)."
+    )
+
+
+@list_app.command("scenarios")
+def list_scenarios(
+    scenario_set: Annotated[
+        str, typer.Option("--set", help="Shipped set name or scenario file/folder.")
+    ] = "gold",
+    sector: Annotated[str | None, typer.Option(help="Only scenarios of this sector.")] = None,
+    as_json: AsJsonOpt = False,
+) -> None:
+    """The scenarios of a set: id, sector and agent count (`show ID` prints one in full)."""
+    from sotopia_tom_env.catalog import scenario_rows
+
+    with checks.scenario_errors(scenario_set, "--set"):
+        loaded = scenarios.load(scenario_set)
+    rows = scenario_rows(loaded, sector)
+    if sector is not None and not rows:
+        known = sorted({s.sector or "-" for s in loaded})
+        raise checks.bad(
+            "--sector", f"no {sector!r} scenarios in {scenario_set!r}; sectors: {known}"
+        )
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    width = max(len(r["id"]) for r in rows) + 2 if rows else 4
+    typer.echo(f"{'id':<{width}}{'sector':<15}agents")
+    for r in rows:
+        typer.echo(f"{r['id']:<{width}}{r['sector']:<15}{r['agents']}")
+    typer.echo(f"{len(rows)} scenarios")
+
+
+@list_app.command("policies")
+def list_policies(as_json: AsJsonOpt = False) -> None:
+    """Every name --policy/--policies accept (scripted, prompted, trained) and every --judge."""
+    from sotopia_tom_env.catalog import policy_rows
+
+    rows = policy_rows()
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    kind = None
+    for r in rows:
+        if r["kind"] != kind:
+            kind = r["kind"]
+            typer.echo(f"{kind}{'s' if kind == 'judge' else ''}:")
+        typer.echo(f"  {r['name']:<25}{r['about']}")
+
+
+@app.command()
+def show(
+    scenario_id: Annotated[str, typer.Argument(help="A scenario id, e.g. tiny-3-agents.")],
+    scenario_set: Annotated[
+        str | None,
+        typer.Option("--set", help="Set or file holding it; default: search the shipped sets."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the scenario record as JSON.")
+    ] = False,
+) -> None:
+    """Print one scenario as a card: goal, agents, facts, sharing rules, evaluation targets."""
+    from sotopia_tom_env.catalog import find_scenario, scenario_card
+
+    with checks.scenario_errors(scenario_set or "the shipped sets", "--set"):
+        scenario, found_in = find_scenario(scenario_id, scenario_set)
+    if as_json:
+        typer.echo(scenario.model_dump_json(indent=2))
+    else:
+        typer.echo(scenario_card(scenario, found_in))
 
 
 @app.command()
@@ -72,7 +183,14 @@ ModelOpt = Annotated[
 BaseUrlOpt = Annotated[
     str | None, typer.Option(help="OpenAI-compatible endpoint; default: start a local vLLM server.")
 ]
-JudgeOpt = Annotated[Literal["rule", "llm"], typer.Option(help="rule or llm.")]
+METRICS = ("DA", "IA", "EFF", "CPV", "CM")
+JudgeOpt = Annotated[
+    Literal["rule", "llm"],
+    typer.Option(help="Judge: rule (deterministic, no LLM) or llm (see `list policies`)."),
+]
+MaxTurnsOpt = Annotated[
+    int, typer.Option(min=1, help="Steps before an episode is cut off (truncated).")
+]
 JudgeModelOpt = Annotated[
     str | None, typer.Option(help="Model of the LLM judge; default: the same as --model.")
 ]
@@ -90,11 +208,14 @@ def run(
         str | None, typer.Option(help="Scenario to play; default: sampled with --seed.")
     ] = None,
     policy: Annotated[
-        str, typer.Option(help="Policy for every agent, e.g. ideal, random, basic.")
+        str,
+        typer.Option(help="Policy for every agent, e.g. ideal, random, basic (`list policies`)."),
     ] = "ideal",
     judge: JudgeOpt = "rule",
-    seed: Annotated[int, typer.Option(min=0)] = 0,
-    max_turns: Annotated[int, typer.Option(min=1)] = 60,
+    seed: Annotated[
+        int, typer.Option(min=0, help="Seed of the scenario draw and of the players' choices.")
+    ] = 0,
+    max_turns: MaxTurnsOpt = 60,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     out: Annotated[
@@ -121,7 +242,7 @@ def run(
             record = asyncio.run(
                 _play_one(chosen, scenario_id, policy, judge, seed, max_turns, client)
             )
-        _print_episode(record, as_json)
+        _print_episode(record, as_json, judge)
         if out is not None:
             _save_episode(out, record)
 
@@ -198,22 +319,34 @@ async def _play_one(
 
 
 def _scores_json(scores: Any) -> dict[str, Any]:
-    """``{"scores": {DA, IA, EFF, CPV, CM}, "per_agent": {role: {...}}}`` (a failed metric is null)."""
+    """``{"scores": {DA, IA, EFF, CPV, CM}, "per_agent": {role: {DA, IA, EFF, CPV, CM}}}``.
+
+    One key style for both levels, the metric names as the paper writes them; a failed metric
+    is null.
+    """
     return {
         "scores": scores.summary(),
-        "per_agent": {role: parts.model_dump() for role, parts in scores.per_agent.items()},
+        "per_agent": {role: _upper_keys(parts) for role, parts in scores.per_agent.items()},
     }
 
 
-def _print_episode(record: Any, as_json: bool) -> None:
+def _upper_keys(parts: Any) -> dict[str, float]:
+    """A per-agent breakdown keyed like the scenario scores (``cm`` -> ``CM``), in their order."""
+    dumped = {k.upper(): v for k, v in parts.model_dump().items()}
+    return {k: dumped[k] for k in METRICS if k in dumped}
+
+
+def _print_episode(record: Any, as_json: bool, judge: str) -> None:
     if as_json:
-        typer.echo(json.dumps(_scores_json(record.scores)))
+        head = {"episode_id": record.episode_id, "scenario": record.scenario.id,
+                "policy": record.policy, "seed": record.seed, "judge": judge}  # fmt: skip
+        typer.echo(json.dumps({**head, **_scores_json(record.scores)}))
         return
     typer.echo(record.transcript.judge_text())
     summary = record.scores.summary()
     typer.echo("  ".join(f"{k}={'n/a' if v is None else f'{v:.4f}'}" for k, v in summary.items()))
     for role, parts in record.scores.per_agent.items():
-        typer.echo(f"  {role}: " + "  ".join(f"{k}={v:.4f}" for k, v in parts.model_dump().items()))
+        typer.echo(f"  {role}: " + "  ".join(f"{k}={v:.4f}" for k, v in _upper_keys(parts).items()))
     for metric, why in record.scores.failures.items():
         typer.echo(f"  judge failure for {metric}: {why}")
 
@@ -237,7 +370,12 @@ def judge_cmd(
         bool, typer.Option("--json", help="Print the per-episode scores as JSON.")
     ] = False,
 ) -> None:
-    """Re-judge saved episodes; writes RUN_DIR/judged-<judge>.jsonl beside them."""
+    """Re-judge saved episodes; writes RUN_DIR/judged-<judge>.jsonl beside them.
+
+    Prints each episode's scores (sorted by episode id), the mean of each metric, and, once
+    both judged-rule.jsonl and judged-llm.jsonl exist, how the two judges differ per metric.
+    """
+    from sotopia_tom_env.bench.agreement import metric_means
     from sotopia_tom_env.bench.judging import judge_client
     from sotopia_tom_env.bench.records import EPISODES_FILE, read_episodes
     from sotopia_tom_env.bench.report import NoEpisodes
@@ -248,16 +386,59 @@ def judge_cmd(
         raise NoEpisodes(f"no episodes in {run_dir / EPISODES_FILE}")
     with judge_client(judge, None, (model, base_url), endpoint) as client:
         rows = asyncio.run(_rejudge(records, judge, client))
+    rows.sort(key=lambda r: r["episode_id"])
     out = run_dir / f"judged-{judge}.jsonl"
     out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     if as_json:
         typer.echo(json.dumps(rows))
-    else:
-        for r in rows:
-            typer.echo(
-                f"{r['episode_id']}: " + "  ".join(f"{k}={v}" for k, v in r["scores"].items())
-            )
-        typer.echo(f"wrote {out}")
+        return
+    for r in rows:
+        typer.echo(f"{r['episode_id']}: {_metric_line(r['scores'])}")
+    typer.echo(f"mean over {len(rows)} episodes: {_metric_line(metric_means(rows))}")
+    _print_judge_comparison(run_dir)
+    typer.echo(f"wrote {out}")
+
+
+def _metric_line(scores: dict[str, float | None]) -> str:
+    """``DA=1.0000  IA=...`` in the metrics' order; a failed or missing metric reads n/a."""
+    return "  ".join(
+        f"{m}={'n/a' if scores.get(m) is None else f'{scores[m]:.4f}'}" for m in METRICS
+    )
+
+
+def _print_judge_comparison(run_dir: Path) -> None:
+    """With both judges' files in ``run_dir``, print how the LLM judge differs from the rule one."""
+    from sotopia_tom_env.bench.agreement import agreement
+
+    files = [run_dir / f"judged-{kind}.jsonl" for kind in ("rule", "llm")]
+    if not all(f.exists() for f in files):
+        return
+    rule, llm = (_read_judged(f) for f in files)
+    typer.echo("llm vs rule judge (episodes both scored; diff = llm - rule):")
+    for a in agreement(rule, llm):
+        if a.n == 0:
+            typer.echo(f"  {a.metric:<4} no episode scored by both")
+            continue
+        r = "n/a" if a.correlation is None else f"{a.correlation:+.3f}"
+        typer.echo(f"  {a.metric:<4} n={a.n}  rule={a.mean_a:.4f}  llm={a.mean_b:.4f}  "
+                   f"diff={a.mean_diff:+.4f}  r={r}")  # fmt: skip
+
+
+def _read_judged(path: Path) -> list[dict[str, Any]]:
+    """The rows of a ``judged-*.jsonl`` file; a damaged file is a usage error naming the line."""
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            rows.append({"episode_id": row["episode_id"], "scores": dict(row["scores"])})
+        except (ValueError, KeyError, TypeError) as e:
+            raise checks.UsageError(
+                f"{path}, line {n}: not a judged episode ({e!r}); rerun `sotopia-tom judge` "
+                f"with --judge {path.stem.removeprefix('judged-')} to rewrite it"
+            ) from None
+    return rows
 
 
 def _judge_endpoint(
@@ -297,7 +478,7 @@ async def _rejudge(records: list[Any], kind: str, client: Any) -> list[dict[str,
 @app.command()
 def bench(
     policies: Annotated[
-        str, typer.Option(help="Comma-separated policies.")
+        str, typer.Option(help="Comma-separated policies (`sotopia-tom list policies`).")
     ] = "basic,cot,tom_coach,tom_belief,self_focused,ideal,random",
     scenario_set: Annotated[
         str, typer.Option("--scenarios", help="gold, silver, tiny or a path.")
@@ -305,10 +486,20 @@ def bench(
     scenario_ids: Annotated[
         str | None, typer.Option(help="Comma-separated scenario ids to play.")
     ] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N scenarios.")] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Only N scenarios, drawn round-robin over sectors in a seeded shuffle "
+            "(N >= the number of sectors covers them all).",
+        ),
+    ] = None,
+    limit_seed: Annotated[
+        int, typer.Option(min=0, help="Seed of the --limit draw (same set + seed: same scenarios).")
+    ] = 0,
     seeds: Annotated[str, typer.Option(help="Comma-separated seeds.")] = "0",
     judge: JudgeOpt = "rule",
-    max_turns: Annotated[int, typer.Option(min=1)] = 60,
+    max_turns: MaxTurnsOpt = 60,
     concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 16,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
@@ -340,6 +531,7 @@ def bench(
         scenarios=scenario_set,
         scenario_ids=checks.names(scenario_ids, "--scenario-ids") if scenario_ids else None,
         limit=limit,
+        limit_seed=_limit_seed(limit, limit_seed),
         policies=names,
         seeds=checks.seeds(seeds),
         judge=judge,
@@ -364,6 +556,13 @@ def bench(
         summary = build_report(out)
     typer.echo(results_table(summary))
     typer.echo(f"report: {out / 'report.md'}, {out / 'report.html'}")
+
+
+def _limit_seed(limit: int | None, seed: int) -> int:
+    """The seed of the ``--limit`` draw; without ``--limit`` a seed would silently do nothing."""
+    if limit is None and seed != 0:
+        raise checks.bad("--limit-seed", "it seeds the --limit draw: give --limit too")
+    return seed
 
 
 async def _bench(
@@ -392,12 +591,27 @@ def report(
     run_dir: Annotated[
         Path, typer.Argument(exists=True, file_okay=False, help="A bench results folder.")
     ],
+    open_html: Annotated[
+        bool, typer.Option("--open", help="Open report.html in the default web browser.")
+    ] = False,
 ) -> None:
     """Rebuild the report (summary.json, report.md/html, plots, episode pages) from saved results."""
     from sotopia_tom_env.bench.report import build_report, results_table
 
     summary = build_report(run_dir)
     typer.echo(results_table(summary))
+    html = run_dir / "report.html"
+    typer.echo(f"report: {run_dir / 'report.md'}, {html}")
+    if open_html:
+        _open_in_browser(html)
+
+
+def _open_in_browser(html: Path) -> None:
+    """Open ``html`` in the default browser; without one, say so (the report is written)."""
+    import webbrowser
+
+    if not webbrowser.open(html.resolve().as_uri()):
+        typer.echo(f"warning: no browser could be opened; open {html} by hand", err=True)
 
 
 @app.command()
@@ -440,8 +654,13 @@ def generate(
 @app.command()
 def serve(
     model: ModelOpt = None,
-    port: Annotated[int | None, typer.Option(min=1, max=65535)] = None,
-    log: Annotated[Path | None, typer.Option(dir_okay=False)] = None,
+    port: Annotated[
+        int | None, typer.Option(min=1, max=65535, help="TCP port; default: a free one.")
+    ] = None,
+    log: Annotated[
+        Path | None,
+        typer.Option(dir_okay=False, help="File for the server's output; default: a temp file."),
+    ] = None,
 ) -> None:
     """Start a local vLLM server in the foreground (Ctrl-C stops it)."""
     from sotopia_tom_env.llm import serve as serve_forever

@@ -89,6 +89,16 @@ def show_warnings() -> None:
             logger.addHandler(_EchoHandler(logging.WARNING))
 
 
+def installed_version() -> str:
+    """The installed distribution's version, or a note that the package is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sotopia-tom-env")
+    except PackageNotFoundError:  # run from a source tree without `pip install -e .`
+        return "unknown (not installed as a package)"
+
+
 def bad(option: str, message: str) -> clickx.BadParameter:
     """A usage error about one option: ``Invalid value for '--x': message``."""
     return clickx.BadParameter(message, param_hint=f"'{option}'")

@@ -16,7 +16,9 @@ prompt-ready: the shared scenario context, the agent's own brief, every message 
 (public ones, its own, and direct messages addressed to it, each with its global ``[Rr.u]`` id)
 and whose turn it is. ``action_mask[:3]`` allows none/speak/leave; ``action_mask[3 + i]``
 allows ``agent_i`` as a recipient. ``infos[agent]["new_messages"]`` holds the structured
-messages that became visible to it this step.
+messages that became visible to it this step. ``env.action_instructions(agent)`` is the text
+that tells a chat model how to reply (the JSON fields, public vs direct message, the roles it
+may address), the same words the prompted players use.
 
 ## Action Space
 ``Dict(action_type=Discrete(3), argument=Text, to=MultiBinary(n))``. ``step`` also accepts an
@@ -78,6 +80,7 @@ from scenarios import Scenario, require_valid
 from sotopia_tom_env.actions import PARSED_NONE, ParsedAction, parse_action
 from sotopia_tom_env.arguments import ResetNeeded, check_actions, check_options, check_reward_fn
 from sotopia_tom_env.brief import STATUS_HEADING, observation_header
+from sotopia_tom_env.instructions import reply_format
 from sotopia_tom_env.render import render_text
 from sotopia_tom_env.routing import AgentID, Roster, agent_ids
 from sotopia_tom_env.spaces import (
@@ -234,6 +237,24 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         if self.config.turn_order == "simultaneous":
             return list(self._active)
         return [self.roster.ids[self._speaker]]
+
+    def action_instructions(self, agent: AgentID) -> str:
+        """How ``agent`` replies: the JSON fields, public vs direct message, valid recipients.
+
+        The same words the prompted players end their prompts with (``instructions``), naming
+        the roles still in the conversation; append it to ``observation["text"]`` to prompt
+        any chat model.
+
+        Raises:
+            ResetNeeded: no episode is running.
+            ValueError: ``agent`` is not an agent of this episode.
+        """
+        if not self.agents:
+            raise ResetNeeded("action_instructions() needs a running episode; call reset() first")
+        if agent not in self.roster.ids:
+            raise ValueError(f"unknown agent {agent!r}; this episode has {self.roster.ids}")
+        others = [self.roster.role_of[a] for a in self._active if a != agent]
+        return reply_format(others)
 
     def render(self) -> str | None:
         """``ansi``: the omniscient transcript as text; ``human``: print what is new."""

@@ -60,14 +60,16 @@ class Roster:
         aid = self._exact.get(name) or self._lookup.get(normalise(name))
         if aid is None:
             raise RecipientError(
-                f"unknown recipient {name!r}{self._hint(name)}; valid: {self._valid(sender)}"
+                f"unknown recipient {name!r}{self._hint(name, sender)}; valid: {self._valid(sender)}"
             )
         if aid == sender:
             raise RecipientError(f"{name!r} is the sender itself; leave it out of 'to'")
         return aid
 
-    def _hint(self, name: str) -> str:
-        best = process.extractOne(name, self.roles, scorer=fuzz.WRatio)
+    def _hint(self, name: str, sender: AgentID) -> str:
+        # Only roles the sender may address: suggesting its own role would be a second error.
+        others = [r for a, r in self.role_of.items() if a != sender]
+        best = process.extractOne(name, others, scorer=fuzz.WRatio)
         return f" (did you mean {best[0]!r}?)" if best and best[1] >= 75 else ""
 
     def _valid(self, sender: AgentID) -> str:

@@ -1,4 +1,4 @@
-"""The one-episode command: its JSON output is exactly the scores and the per-agent breakdown."""
+"""The one-episode command (its JSON names the episode and its scores) and one-line errors."""
 
 from __future__ import annotations
 
@@ -10,15 +10,20 @@ from typer.testing import CliRunner
 from sotopia_tom_env.cli import app
 
 
-def test_run_json_prints_scores_and_per_agent_only():
+def test_run_json_names_the_episode_and_uses_one_key_style():
     result = CliRunner().invoke(
         app, ["run", "--scenarios", "tiny", "--scenario-id", "tiny-4-agents", "--policy", "ideal", "--judge", "rule",
               "--seed", "3", "--max-turns", "40", "--json"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
-    assert set(out) == {"scores", "per_agent"}
-    assert set(out["scores"]) == {"DA", "IA", "EFF", "CPV", "CM"}
+    assert set(out) == {"episode_id", "scenario", "policy", "seed", "judge", "scores", "per_agent"}
+    assert (out["scenario"], out["policy"], out["seed"], out["judge"]) == (
+        "tiny-4-agents", "ideal", 3, "rule"
+    )  # fmt: skip
+    assert out["episode_id"] == "ideal/tiny-4-agents/3"
+    assert list(out["scores"]) == ["DA", "IA", "EFF", "CPV", "CM"]
+    assert all(list(parts) == list(out["scores"]) for parts in out["per_agent"].values())
     assert out["scores"]["DA"] == 1.0 and out["scores"]["CPV"] == 0.0
     assert set(out["per_agent"]) == {
         "Plant Manager",
@@ -81,6 +86,12 @@ CASES = [
     (["bench", "--seeds", "a,b"], 2, "'--seeds': 'a' is not an integer seed"),
     (["bench", "--seeds", "0,-3"], 2, "-3 is negative"),
     (["bench", "--limit", "0"], 2, "'--limit'"),
+    (["bench", "--limit-seed", "3"], 2, "'--limit-seed': it seeds the --limit draw"),
+    (["bench", "--scenarios", "gold", "--scenario-ids", "gold-nope"], 2, "['gold-nope']"),
+    (["list", "scenarios", "--set", "nonexistent"], 2, "--set: 'nonexistent' is neither"),
+    (["list", "scenarios", "--set", "tiny", "--sector", "space"], 2, "no 'space' scenarios"),
+    (["show", "nope"], 2, "no scenario 'nope' in the shipped sets"),
+    (["show", "tiny-3-agents", "--set", "gold"], 2, "no scenario 'tiny-3-agents' in 'gold'"),
     (["bench", "--max-turns", "0"], 2, "'--max-turns'"),
     (["bench", "--concurrency", "0"], 2, "'--concurrency'"),
     (["bench", "--scenarios", "nonexistent"], 2, "'nonexistent' is neither a shipped"),

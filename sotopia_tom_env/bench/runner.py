@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,15 @@ class BenchConfig(BaseModel):
 
     scenarios: str = Field(description="Shipped set name or scenario file/folder.")
     scenario_ids: list[str] | None = Field(default=None, description="Only these scenarios.")
-    limit: int | None = Field(default=None, ge=1, description="Only the first N scenarios.")
+    limit: int | None = Field(
+        default=None, ge=1, description="Only N scenarios, drawn round-robin over sectors."
+    )
+    limit_seed: int = Field(default=0, ge=0, description="Seed of the --limit draw.")
+    limit_sampling: Literal["first", "by-sector"] = Field(
+        default="by-sector",
+        description="How --limit picks: 'by-sector' (seeded round-robin over sectors), or "
+        "'first' (the first N in file order; only configs saved before the draw existed).",
+    )
     policies: list[str]
     seeds: list[int] = Field(default_factory=lambda: [0])
     model: str | None = Field(
@@ -87,9 +96,13 @@ class Job:
 
 
 def select_scenarios(config: BenchConfig) -> list[Scenario]:
-    """The scenarios of the run, in file order.
+    """The scenarios of the run: in file order, or the ``limit`` drawn by sector.
+
+    ``scenario_ids`` filters first; ``limit`` then keeps N of the rest (see
+    :func:`sample_by_sector`), so a small run still covers every sector it can.
 
     Raises:
+        ValueError: if a wanted scenario id is not in the set.
         scenarios.InvalidScenario: if a chosen scenario fails validation (before anything runs).
     """
     chosen = scenario_sets.load(config.scenarios)
@@ -99,9 +112,42 @@ def select_scenarios(config: BenchConfig) -> list[Scenario]:
         missing = wanted - {s.id for s in chosen}
         if missing:
             raise ValueError(f"scenario ids not in {config.scenarios!r}: {sorted(missing)}")
-    chosen = chosen[: config.limit] if config.limit else chosen
+    if config.limit and config.limit_sampling == "first":
+        chosen = chosen[: config.limit]
+    elif config.limit:
+        chosen = sample_by_sector(chosen, config.limit, config.limit_seed)
     scenario_sets.require_valid(chosen, config.scenarios)  # only what runs must be valid
     return chosen
+
+
+def sample_by_sector(pool: list[Scenario], n: int, seed: int) -> list[Scenario]:
+    """``n`` scenarios of ``pool`` taken round-robin over its sectors, in a seeded shuffle.
+
+    The sectors are visited in a shuffled order, each one's scenarios in a shuffled order, one
+    per sector per pass; so ``n`` of at least the number of sectors covers every sector, and the
+    same pool and seed always give the same list (in the order drawn).
+
+    Example:
+        >>> import scenarios
+        >>> pool = scenarios.load("gold")
+        >>> len({s.sector for s in sample_by_sector(pool, 8, seed=0)})
+        8
+    """
+    rng = random.Random(seed)  # its own generator: the draw depends on nothing but the seed
+    by_sector: dict[str, list[Scenario]] = {}
+    for s in pool:
+        by_sector.setdefault(s.sector or "", []).append(s)
+    # Sorted: where a sector first appears in the file must not change the draw.
+    queues = [by_sector[k] for k in sorted(by_sector)]
+    rng.shuffle(queues)
+    for q in queues:
+        rng.shuffle(q)
+    drawn: list[Scenario] = []
+    while len(drawn) < n and any(queues):
+        for q in queues:
+            if q and len(drawn) < n:
+                drawn.append(q.pop(0))
+    return drawn
 
 
 def plan(config: BenchConfig) -> list[Job]:
@@ -133,7 +179,7 @@ def prepare_out(out: Path, config: BenchConfig) -> set[str]:
     elif saved != config:
         diff = ", ".join(
             f"{k}: {getattr(saved, k)!r} -> {getattr(config, k)!r}"
-            for k in config.model_fields
+            for k in BenchConfig.model_fields
             if getattr(saved, k) != getattr(config, k)
         )
         raise ConfigMismatch(
@@ -155,7 +201,7 @@ def _saved_config(path: Path, episodes: int) -> BenchConfig | None:
     try:
         if not text.strip():
             raise ValueError("the file is empty")
-        return BenchConfig.model_validate(json.loads(text))
+        return BenchConfig.model_validate(_older_limit(json.loads(text)))
     except json.JSONDecodeError as e:
         reason = f"line {e.lineno}, column {e.colno}: {e.msg}"
     except ValidationError as e:
@@ -167,6 +213,13 @@ def _saved_config(path: Path, episodes: int) -> BenchConfig | None:
         f"{path}: not a valid run configuration ({reason}); the {episodes} saved episodes are "
         "kept: restore the file, or delete it to go on with the options given now"
     )
+
+
+def _older_limit(data: Any) -> Any:
+    """A config saved before the by-sector draw took the first N: say so, so resume refuses."""
+    if isinstance(data, dict) and data.get("limit") and "limit_sampling" not in data:
+        return {**data, "limit_sampling": "first"}
+    return data
 
 
 def _write_atomic(path: Path, text: str) -> None:
