@@ -170,3 +170,26 @@ def _post(url: str, body: dict[str, Any]) -> None:
     r = httpx.post(url, json=body, timeout=120)
     if r.status_code >= 400:
         raise RuntimeError(f"{url} answered {r.status_code}: {r.text[:300]}")
+
+
+class TRLVLLMGenerator:
+    """Samples with TRL's own vLLM engine (``use_vllm: true``, colocate or server mode; GPU).
+
+    TRL syncs the policy's weights into its engine before each rollout, so this backend only
+    tokenises the prompts the same way as the others and asks the engine for one sample each
+    (the prompts already repeat each turn state ``num_generations`` times).
+    """
+
+    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any) -> list[Sample]:
+        """One sample per prompt, in order, with the sampled tokens' logprobs."""
+        tok = trainer.processing_class
+        texts = [
+            tok.apply_chat_template(p, add_generation_prompt=True, tokenize=False) for p in prompts
+        ]
+        ids = [tok(t, add_special_tokens=False)["input_ids"] for t in texts]
+        _, completions, logprobs, _ = trainer.vllm_generation.generate(
+            prompts=ids, images=None, num_generations=1
+        )
+        texts = tok.batch_decode(completions, skip_special_tokens=True)
+        return [Sample(i, list(c), [lp[0] for lp in lps], t)
+                for i, c, lps, t in zip(ids, completions, logprobs, texts, strict=True)]  # fmt: skip

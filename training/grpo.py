@@ -65,8 +65,10 @@ class GRPOScriptArguments:
             raise ValueError(f"limit must be at least 1, got {self.limit}")
         if self.every < 1:
             raise ValueError(f"every must be at least 1, got {self.every}")
-        if self.generator not in ("server", "in-process"):
-            raise ValueError(f"generator must be 'server' or 'in-process', got {self.generator!r}")
+        if self.generator not in ("server", "trl-vllm", "in-process"):
+            raise ValueError(
+                f"generator must be 'server', 'trl-vllm' or 'in-process', got {self.generator!r}"
+            )
         if self.generator == "server" and not self.use_lora:
             raise ValueError("generator 'server' reloads a LoRA adapter: set use_lora: true")
 
@@ -109,9 +111,13 @@ def _generator(args: GRPOScriptArguments, training_args: Any) -> Any:
     """The sampling backend named by the config, as a context manager (a server is stopped)."""
     from contextlib import nullcontext
 
-    from training.generate import InProcessGenerator, ServerGenerator
+    from training.generate import InProcessGenerator, ServerGenerator, TRLVLLMGenerator
 
     length, temperature = training_args.max_completion_length, training_args.temperature
+    if args.generator == "trl-vllm":
+        if not training_args.use_vllm:
+            raise ValueError("generator 'trl-vllm' samples with TRL's engine: set use_vllm: true")
+        return nullcontext(TRLVLLMGenerator())
     if args.generator == "in-process":
         return nullcontext(InProcessGenerator(length, temperature))
     return ServerGenerator(length, temperature, lora_rank=args.lora_r, model=_base_model(args))
