@@ -12,25 +12,32 @@ The action is requested with structured outputs (the ``AgentAction`` schema). A 
 would reject (bad JSON, an unknown recipient, …) gets one retry with the error shown, then the
 player stays silent. A failed coach call means no note; a failed state update keeps the previous
 state.
+
+By default a player is the paper's: recipients are free text that the env resolves, no token
+budget, unbounded state lists. ``options`` (``policies.prompts.PLAYER_OPTIONS``) turn on our
+refinements one by one.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from policies import prompts
-from policies.state import BeliefState, SelfFocusedState, State, capped, render
+from policies.state import State, capped, render, state_models
 from sotopia_tom_env import AgentAction, AgentID, Roster, parse_action
 from sotopia_tom_env.actions import action_model
 from sotopia_tom_env.brief import split_observation
 from sotopia_tom_env.llm.client import redact
 
 STRATEGIES = ("basic", "cot", "tom", "tom_coach", "tom_belief", "self_focused")
-_STATEFUL = {"tom_belief": (BeliefState, prompts.BELIEF_INIT, prompts.BELIEF_UPDATE),
-             "self_focused": (SelfFocusedState, prompts.PLAN_INIT, prompts.PLAN_UPDATE)}  # fmt: skip
+_STATEFUL = {"tom_belief": (0, prompts.BELIEF_INIT, prompts.BELIEF_UPDATE),
+             "self_focused": (1, prompts.PLAN_INIT, prompts.PLAN_UPDATE)}  # fmt: skip
+SHORT_ACTION_TOKENS = 500  # short_messages: the longest message plus the JSON around it
+SHORT_AUX_TOKENS = 768  # short_messages: a 150-word coach note or a capped state fits
 
 
 class PromptedPolicy:
@@ -41,25 +48,35 @@ class PromptedPolicy:
         client: a chat client (``sotopia_tom_env.llm``).
         strategy: one of :data:`STRATEGIES`.
         temperature: sampling temperature of the action call (auxiliary calls use 0.2).
-        max_tokens: generation budget of the action call; by default enough for the longest
-            allowed message even at one character per token, so the JSON always closes.
-        message_chars: longest message the reply schema allows (never above the env's limit).
+        max_tokens: generation budget of the action call. None (the paper's choice) leaves it
+            to the server, so a reasoning model can think before it answers; 500 under
+            ``short_messages``.
+        aux_max_tokens: budget of the coach note and state calls; None, or 768 under
+            ``short_messages``.
+        message_chars: longest message the reply schema allows; by default the env's limit,
+            400 under ``short_messages`` (never above the env's limit).
         record_calls: keep each LLM call's prompt and reply (see :meth:`take_calls`), so they
             are saved with the episode; turn it off to keep results files small.
+        options: our refinements to turn on, by name (``policies.prompts.PLAYER_OPTIONS``);
+            none by default, which plays as the paper's players did.
+
+    Raises:
+        ValueError: for an unknown strategy or option.
     """
 
     def __init__(self, agent: AgentID, client: Any, strategy: str = "basic", *, temperature: float = 0.7,
-                 max_tokens: int | None = None, aux_max_tokens: int = 768, message_chars: int = 400,
-                 record_calls: bool = True) -> None:  # fmt: skip
+                 max_tokens: int | None = None, aux_max_tokens: int | None = None,
+                 message_chars: int | None = None, record_calls: bool = True,
+                 options: Iterable[str] = ()) -> None:  # fmt: skip
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; choose from {STRATEGIES}")
+        self.options = prompts.check_options(options)
+        short = "short_messages" in self.options
         self.agent, self.client, self.name = agent, client, strategy
-        self.temperature, self.aux_max_tokens, self.message_chars = (
-            temperature,
-            aux_max_tokens,
-            message_chars,
-        )
-        self.max_tokens = max_tokens or message_chars + 100  # + the JSON around the message
+        self.temperature = temperature
+        self.message_chars = message_chars or (prompts.SHORT_MESSAGE_CHARS if short else None)
+        self.max_tokens = max_tokens or (SHORT_ACTION_TOKENS if short else None)
+        self.aux_max_tokens = aux_max_tokens or (SHORT_AUX_TOKENS if short else None)
         self.rejected: list[str] = []  # why replies were refused, for debugging prompts
         self.errors: list[str] = []  # LLM calls that failed for good (credentials redacted)
         self.stats: Counter[str] = Counter()
@@ -77,8 +94,11 @@ class PromptedPolicy:
         self.roster = Roster(list(info["participants"].values()))
         self.max_chars = info.get("max_message_chars", 2000)
         others = tuple(r for r in self.roster.roles if r != self.role)
-        # The reply schema names the valid recipients, so constrained decoding cannot invent one.
-        self.reply_model = action_model(others, min(self.message_chars, self.max_chars))
+        chars = min(self.message_chars or self.max_chars, self.max_chars)
+        if "recipient_enum" in self.options:  # constrained decoding cannot invent a name
+            self.reply_model = action_model(others, chars)
+        else:
+            self.reply_model = action_model(None, chars)
         self.state: State | None = None
         self.processed = 0  # visible messages already folded into the state
 
@@ -92,14 +112,17 @@ class PromptedPolicy:
         if self.name == "tom_coach" and messages:
             aux = await self._coach(text)
         elif self.name in _STATEFUL:
-            aux = await self._track(brief, messages, info.get("step", 0))
+            # info["step"] counts finished steps; the status line announces the next one
+            aux = await self._track(brief, messages, info.get("step", 0) + 1)
         return await self._action(text, aux)
 
     # -- the action call ------------------------------------------------------------------------
 
     async def _action(self, observation: str, aux: str) -> AgentAction | str:
         others = [r for r in self.roster.roles if r != self.role]
-        prompt = prompts.action_prompt(self.name, self.role, observation, others, aux)
+        prompt = prompts.action_prompt(
+            self.name, self.role, observation, others, aux, options=self.options
+        )
         error = None
         for attempt in range(2):
             content = prompt if error is None else prompt + prompts.RETRY.format(error=error)
@@ -129,7 +152,9 @@ class PromptedPolicy:
     # -- ToM-Belief and Self-Focused ---------------------------------------------------------------
 
     async def _track(self, brief: str, messages: list[str], step: int) -> str:
-        model, init, update = _STATEFUL[self.name]
+        which, init, update = _STATEFUL[self.name]
+        bounded = "capped_beliefs" in self.options
+        model = state_models(bounded)[which]
         others = [r for r in self.roster.roles if r != self.role]
         if self.state is None:
             prompt = init.format(role=self.role, others=", ".join(others), observation=brief)
@@ -138,8 +163,9 @@ class PromptedPolicy:
         if self.state is not None and len(messages) > self.processed:
             new = "\n".join(messages[self.processed :])
             prompt = update.format(
-                role=self.role, brief=brief, state=self.state.model_dump_json(indent=1), new=new
-            )
+                role=self.role, brief=brief, state=self.state.model_dump_json(indent=1), new=new,
+                step=step,
+            )  # fmt: skip
             updated = await self._structured(prompt, model)
             if updated is not None:
                 self.state, self.processed = updated, len(messages)
@@ -147,7 +173,7 @@ class PromptedPolicy:
                 self.stats["state_update_failures"] += 1  # keep the previous state
         if self.state is None:
             return ""
-        self.state = capped(self.state, others)
+        self.state = capped(self.state, others, bounded=bounded)
         return render(self.state)
 
     async def _structured(self, prompt: str, model: type[BaseModel]) -> Any:
@@ -161,7 +187,7 @@ class PromptedPolicy:
             return None
 
     async def _call(self, content: str, schema: type[BaseModel] | None, temperature: float,
-                    max_tokens: int, purpose: str = "call") -> str | None:  # fmt: skip
+                    max_tokens: int | None, purpose: str = "call") -> str | None:  # fmt: skip
         self.stats["calls"] += 1
         call = {"purpose": purpose, "temperature": temperature, "max_tokens": max_tokens,
                 "prompt": content, "reply": None}  # fmt: skip

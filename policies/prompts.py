@@ -2,16 +2,58 @@
 
 Every template is filled only from the acting agent's own observation (its brief and the
 messages it can see) and from state the policy built from that observation. The reply format
-at the end of the action prompt comes from the env core (``sotopia_tom_env.instructions``), so
-``env.action_instructions(agent)`` gives any other player the same words.
+at the end of the action prompt comes from the env core (``sotopia_tom_env.instructions``).
+
+By default the prompts follow the paper's players. Our refinements are named options
+(:data:`PLAYER_OPTIONS`), off unless asked for, because each one moves scores: a result is only
+comparable with the paper's when none is on.
 """
 
 from __future__ import annotations
 
-from sotopia_tom_env.instructions import reply_format
+from collections.abc import Collection, Iterable
+
+from sotopia_tom_env.instructions import REPLY_FORMAT, reply_format
+
+PLAYER_OPTIONS: dict[str, str] = {
+    "recipient_enum": "list the valid recipients in the prompt and allow only them in the "
+    "reply schema's 'to' (the paper lets the model write names and the env resolve them)",
+    "short_messages": "ask for concise messages, cap them at 400 characters and the action "
+    "reply at 500 tokens (coach note and state at 768); the paper sets no budget",
+    "capped_beliefs": "bound the ToM-Belief / Self-Focused state: at most 2 short notes per "
+    "belief or plan list, 5 short items per progress list, beliefs only about participants",
+    "ask_nudge": "Basic also tells the player to ask for what it needs (the paper's Basic only "
+    "says to answer questions)",
+}
+"""Our refinements of the paper's players, by name, with what each one changes."""
+
+
+def check_options(options: Iterable[str]) -> tuple[str, ...]:
+    """The player options, validated, sorted and without duplicates.
+
+    Raises:
+        ValueError: naming the unknown options and listing the known ones.
+
+    Example:
+        >>> check_options(["short_messages", "recipient_enum", "short_messages"])
+        ('recipient_enum', 'short_messages')
+    """
+    chosen = {o.strip() for o in options if o.strip()}
+    unknown = sorted(chosen - PLAYER_OPTIONS.keys())
+    if unknown:
+        raise ValueError(
+            f"unknown player option(s) {', '.join(map(repr, unknown))}; "
+            f"known: {', '.join(PLAYER_OPTIONS)}"
+        )
+    return tuple(sorted(chosen))
+
+
+SHORT_MESSAGE_CHARS = 400
+"""Longest message under ``short_messages``."""
 
 ACTION = """You are {role}. Act as {role} would in this workplace conversation, pursuing your own objective.
-Your brief below is private to you. Be natural and concise, and do not repeat what others already said.
+Your brief below is private to you. Be natural{concise}, and do not repeat what others already said.
+You may leave once your objective is met, or when staying no longer serves it.
 
 {guidance}{aux}
 
@@ -19,9 +61,16 @@ Your brief below is private to you. Be natural and concise, and do not repeat wh
 
 {reply_format}"""
 
+CONCISE = f" and concise (at most {SHORT_MESSAGE_CHARS} characters a message)"
+
+# The paper's Basic only says to engage and answer; "ask for what you need" is our nudge.
+BASIC = """Work toward your primary objective. Take part naturally and {engage}.
+Use "to": [] to speak to everyone, or list role names to message only them. You may leave once you think the discussion is complete."""
+ENGAGE = "answer the questions you are asked"
+ENGAGE_AND_ASK = "answer the questions you are asked; ask for what you need"
+
 GUIDANCE = {
-    "basic": """Work toward your primary objective. Take part naturally: answer questions and ask for what you need.
-Use "to": [] to speak to everyone, or list role names to message only them. You may leave once you think the discussion is complete.""",
+    "basic": BASIC.format(engage=ENGAGE),
     "cot": """Before you answer, think through these steps silently and output only the final JSON:
 1. PROGRESS: what you have learned so far and what you still need; leave if your objective is met.
 2. EXCHANGE: which items you may share have not been shared yet and would help someone; offer them. Ask directly for what you still need, from whoever owns it.
@@ -69,12 +118,12 @@ From {role}'s brief below, create the initial record:
 {observation}"""
 
 _UPDATE = """You keep a private {kind} record for {{role}} in a workplace conversation.
-Update the record below with the new messages {{role}} has seen.
+Update the record below with the new messages {{role}} has seen. It is now step {{step}}.
 - {first}
 - Move items {{role}} has shared from items_not_yet_shared to items_shared, and items it has learned from items_still_needed to items_acquired.
 - Set objective_progress honestly: "Not started", "In progress", "Mostly complete" or "Complete - ready to leave".
-- Add a memory entry for each notable event and a privacy_risks entry for each attempt to get restricted details (turn = the step number).
-- Keep entries that did not change, avoid duplicates, one short sentence per entry.
+- Add a memory entry for each notable event and a privacy_risks entry for each attempt to get restricted details; give each new entry turn = {{step}}.
+- Keep entries that did not change, avoid duplicates, one short sentence per entry; what matters most is progress toward the objective.
 
 ## {{role}}'s brief
 {{brief}}
@@ -87,7 +136,8 @@ Update the record below with the new messages {{role}} has seen.
 
 BELIEF_UPDATE = _UPDATE.format(
     kind="belief",
-    first="Revise what each participant knows, does not know, wants and thinks about {role}.",
+    first="Revise what each participant knows, does not know, wants and thinks about {role}; "
+    "drop does_not_know entries that the new messages answered.",
 )
 
 PLAN_INIT = """You keep a private planning record for {role} in a workplace conversation.
@@ -102,18 +152,44 @@ PLAN_UPDATE = _UPDATE.format(
     kind="planning", first="Revise next_actions, blockers and the conversation_strategy."
 )
 
+# The env's reply format without its last sentence, which lists the valid recipients: the
+# paper's players get the names only from the participants line of their brief.
+_FREE_REPLY_FORMAT = REPLY_FORMAT.rsplit(" Possible recipients:", 1)[0]
+
 
 def action_prompt(
-    strategy: str, role: str, observation: str, others: list[str], aux: str = ""
+    strategy: str,
+    role: str,
+    observation: str,
+    others: list[str],
+    aux: str = "",
+    *,
+    options: Collection[str] = (),
 ) -> str:
     """The action call's prompt: what a prompted player (or a trained one) sees on its turn.
 
+    Args:
+        strategy: one of ``policies.prompted.STRATEGIES``.
+        role: the acting agent's role name.
+        observation: its observation text (brief, visible messages, status line).
+        others: the other participants' role names.
+        aux: the strategy's injected block (coach note, rendered state), if any.
+        options: player options (:data:`PLAYER_OPTIONS`) that change the words.
+
     Example:
-        >>> "Possible recipients: B, C." in action_prompt("basic", "A", "(brief)", ["B", "C"])
+        >>> "Possible recipients" in action_prompt("basic", "A", "(brief)", ["B", "C"])
+        False
+        >>> opts = ["recipient_enum"]
+        >>> "Possible recipients: B, C." in action_prompt("basic", "A", "(brief)", ["B", "C"], options=opts)
         True
     """
-    return ACTION.format(role=role, guidance=GUIDANCE[strategy], aux=aux,
-                         observation=observation, reply_format=reply_format(others))  # fmt: skip
+    guidance = GUIDANCE[strategy]
+    if strategy == "basic" and "ask_nudge" in options:
+        guidance = BASIC.format(engage=ENGAGE_AND_ASK)
+    fmt = reply_format(others) if "recipient_enum" in options else _FREE_REPLY_FORMAT
+    concise = CONCISE if "short_messages" in options else ""
+    return ACTION.format(role=role, concise=concise, guidance=guidance, aux=aux,
+                         observation=observation, reply_format=fmt)  # fmt: skip
 
 
 RETRY = (

@@ -16,12 +16,17 @@ from sotopia_tom_env import AgentID
 
 @dataclass(frozen=True)
 class Setup:
-    """What a policy factory may use. Only privileged scripted players read ``scenario``."""
+    """What a policy factory may use. Only privileged scripted players read ``scenario``.
+
+    ``options`` are the player options of LLM players (``policies.prompts.PLAYER_OPTIONS``);
+    scripted players ignore them.
+    """
 
     agent: AgentID
     scenario: Scenario
     seed: int = 0
     client: Any = None
+    options: tuple[str, ...] = ()
 
 
 POLICIES: dict[str, Callable[[Setup], Policy]] = {
@@ -29,7 +34,10 @@ POLICIES: dict[str, Callable[[Setup], Policy]] = {
     "silent": lambda s: SilentPlayer(s.agent),
     "ideal": lambda s: IdealPlayer(s.agent, s.scenario),
     "leaky": lambda s: LeakyPlayer(s.agent, s.scenario),
-    **{name: (lambda s, name=name: PromptedPolicy(s.agent, s.client, name)) for name in STRATEGIES},
+    **{
+        name: (lambda s, name=name: PromptedPolicy(s.agent, s.client, name, options=s.options))
+        for name in STRATEGIES
+    },
 }
 """Factories by name: scripted players and the prompted strategies (which need ``client``)."""
 
@@ -40,7 +48,8 @@ def make_policy(name: str, setup: Setup) -> Policy:
     """Build the policy registered as ``name`` for one agent.
 
     Raises:
-        ValueError: for an unknown name (listing the known ones) or an LLM policy without a client.
+        ValueError: for an unknown name (listing the known ones), an LLM policy without a
+            client, or an unknown player option.
     """
     trained = parse_trained(name)
     if name not in POLICIES and trained is None:
@@ -51,5 +60,5 @@ def make_policy(name: str, setup: Setup) -> Policy:
         raise ValueError(f"policy {name!r} needs an LLM client")
     if trained is not None:  # the same player, asking the server for the adapter by name
         client = setup.client.with_model(trained.served_name)
-        return PromptedPolicy(setup.agent, client, trained.strategy)
+        return PromptedPolicy(setup.agent, client, trained.strategy, options=setup.options)
     return POLICIES[name](setup)

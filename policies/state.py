@@ -1,8 +1,11 @@
 """The structured private state of ToM-Belief and Self-Focused players, and how it is shown.
 
-The models are strict (structured-output compatible) and bounded: the schema limits list and
-text lengths, so constrained decoding cannot run past the token budget. Lists are also capped in
-code after every update: memory keeps its last 10 entries, privacy risks their last 5.
+Two families of models. The default ones are the paper's: strict (structured-output
+compatible), lists unbounded, and only memory (its last 10 entries) and privacy risks (its last
+5) cut in code after every update. The ``Capped*`` ones belong to the ``capped_beliefs`` player
+option: the schema itself bounds every list and text, so a small model's constrained output
+finishes within a short token budget, and :func:`capped` also trims the progress lists and
+drops beliefs about names that are not participants.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ MEMORY_CAP = 10
 RISK_CAP = 5
 LIST_CAP = 8
 
-# Bounds in the schema itself keep a small model's constrained output short enough to finish.
+# capped_beliefs: bounds in the schema keep constrained output short enough to finish.
 Note = Annotated[str, Field(max_length=80)]
 Notes = Annotated[list[Note], Field(max_length=2)]
+PlanNotes = Annotated[list[Note], Field(max_length=3)]  # the initialiser asks for 2-3 actions
 Items = Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=5)]
 
 
@@ -28,20 +32,20 @@ class _Strict(BaseModel):
 class AgentBelief(_Strict):
     """What the player believes about one other participant."""
 
-    agent_name: Annotated[str, Field(max_length=40)]
-    knows: Notes
-    does_not_know: Notes
-    wants: Notes
-    thinks_about_me: Notes
+    agent_name: str
+    knows: list[str]
+    does_not_know: list[str]
+    wants: list[str]
+    thinks_about_me: list[str]
 
 
 class SharingProgress(_Strict):
     """What the player has shared and learned so far."""
 
-    items_shared: Items
-    items_not_yet_shared: Items
-    items_acquired: Items
-    items_still_needed: Items
+    items_shared: list[str]
+    items_not_yet_shared: list[str]
+    items_acquired: list[str]
+    items_still_needed: list[str]
     objective_progress: Literal[
         "Not started", "In progress", "Mostly complete", "Complete - ready to leave"
     ]
@@ -51,31 +55,32 @@ class MemoryItem(_Strict):
     """One notable event."""
 
     turn: int
-    event: Note
+    event: str
 
 
 class PrivacyRisk(_Strict):
     """One attempt to get restricted details."""
 
     turn: int
-    description: Note
+    description: str
 
 
 class BeliefState(_Strict):
     """ToM-Belief: beliefs about every other participant plus progress, memory and risks."""
 
-    beliefs: Annotated[list[AgentBelief], Field(max_length=4)]
+    beliefs: list[AgentBelief]
     sharing_progress: SharingProgress
-    memory: Annotated[list[MemoryItem], Field(max_length=MEMORY_CAP)]
-    privacy_risks: Annotated[list[PrivacyRisk], Field(max_length=RISK_CAP)]
+    # Unbounded in the schema: the model may append past the cap, and code keeps the newest.
+    memory: list[MemoryItem]
+    privacy_risks: list[PrivacyRisk]
 
 
 class PlanningState(_Strict):
     """The plan that replaces beliefs about others in the Self-Focused ablation."""
 
-    next_actions: Notes
-    blockers: Notes
-    conversation_strategy: Annotated[str, Field(max_length=160)]
+    next_actions: list[str]
+    blockers: list[str]
+    conversation_strategy: str
 
 
 class SelfFocusedState(_Strict):
@@ -83,18 +88,94 @@ class SelfFocusedState(_Strict):
 
     planning: PlanningState
     sharing_progress: SharingProgress
-    memory: Annotated[list[MemoryItem], Field(max_length=MEMORY_CAP)]
-    privacy_risks: Annotated[list[PrivacyRisk], Field(max_length=RISK_CAP)]
+    memory: list[MemoryItem]
+    privacy_risks: list[PrivacyRisk]
+
+
+# -- capped_beliefs: the same records with every list and text bounded ------------------------
+
+
+class CappedAgentBelief(AgentBelief):
+    """:class:`AgentBelief` with at most 2 short notes per list."""
+
+    agent_name: Annotated[str, Field(max_length=40)]
+    knows: Notes
+    does_not_know: Notes
+    wants: Notes
+    thinks_about_me: Notes
+
+
+class CappedSharingProgress(SharingProgress):
+    """:class:`SharingProgress` with at most 5 short items per list."""
+
+    items_shared: Items
+    items_not_yet_shared: Items
+    items_acquired: Items
+    items_still_needed: Items
+
+
+class CappedMemoryItem(MemoryItem):
+    """:class:`MemoryItem` with a short event."""
+
+    event: Note
+
+
+class CappedPrivacyRisk(PrivacyRisk):
+    """:class:`PrivacyRisk` with a short description."""
+
+    description: Note
+
+
+class CappedBeliefState(BeliefState):
+    """:class:`BeliefState` bounded for constrained decoding (``capped_beliefs``)."""
+
+    beliefs: Annotated[list[CappedAgentBelief], Field(max_length=4)]
+    sharing_progress: CappedSharingProgress
+    memory: Annotated[list[CappedMemoryItem], Field(max_length=MEMORY_CAP)]
+    privacy_risks: Annotated[list[CappedPrivacyRisk], Field(max_length=RISK_CAP)]
+
+
+class CappedPlanningState(PlanningState):
+    """:class:`PlanningState` with 2-3 short next actions and at most 2 blockers."""
+
+    next_actions: PlanNotes
+    blockers: Notes
+    conversation_strategy: Annotated[str, Field(max_length=160)]
+
+
+class CappedSelfFocusedState(SelfFocusedState):
+    """:class:`SelfFocusedState` bounded for constrained decoding (``capped_beliefs``)."""
+
+    planning: CappedPlanningState
+    sharing_progress: CappedSharingProgress
+    memory: Annotated[list[CappedMemoryItem], Field(max_length=MEMORY_CAP)]
+    privacy_risks: Annotated[list[CappedPrivacyRisk], Field(max_length=RISK_CAP)]
 
 
 State = BeliefState | SelfFocusedState
 
 
-def capped(state: State, others: list[str] | None = None) -> State:
-    """The state with every list within its cap (and beliefs only about real participants)."""
+def state_models(capped_lists: bool = False) -> tuple[type[BeliefState], type[SelfFocusedState]]:
+    """The ToM-Belief and Self-Focused models: the paper's, or the bounded ones."""
+    if capped_lists:
+        return CappedBeliefState, CappedSelfFocusedState
+    return BeliefState, SelfFocusedState
+
+
+def capped(state: State, others: list[str] | None = None, *, bounded: bool = False) -> State:
+    """The state with memory and privacy risks cut to their newest entries.
+
+    Args:
+        state: the record as the model returned it.
+        others: the other participants' roles; with ``bounded``, beliefs about anyone else
+            are dropped.
+        bounded: also apply ``capped_beliefs``'s trims (progress and belief lists).
+    """
     data = state.model_copy(deep=True)
     data.memory = data.memory[-MEMORY_CAP:]
     data.privacy_risks = data.privacy_risks[-RISK_CAP:]
+    if not bounded:
+        return data
     p = data.sharing_progress
     for name in ("items_shared", "items_not_yet_shared", "items_acquired", "items_still_needed"):
         setattr(p, name, getattr(p, name)[: LIST_CAP * 2])

@@ -95,18 +95,26 @@ NONE = AgentAction.none()
 
 
 @functools.cache
-def action_model(recipients: tuple[str, ...], max_chars: int = 2000) -> type[BaseModel]:
-    """An ``AgentAction`` schema for one agent: ``to`` limited to its valid recipients.
+def action_model(recipients: tuple[str, ...] | None, max_chars: int = 2000) -> type[BaseModel]:
+    """An ``AgentAction`` schema for one agent, sent as the structured-output schema.
 
-    Sent as the structured-output schema, it lets constrained decoding rule out invented or
-    misspelled names and the sender itself, and keeps messages short enough to finish.
+    With ``recipients``, ``to`` is limited to them (constrained decoding then rules out invented
+    or misspelled names and the sender itself) and ``argument`` must not be empty. With ``None``
+    (the paper's schema) ``to`` is free text that the env resolves or refuses. ``max_chars``
+    bounds ``argument`` either way.
 
     Example:
         >>> schema = action_model(("Chef", "Waiter"), 300).model_json_schema()
         >>> schema["properties"]["to"]["items"]["enum"]
         ['Chef', 'Waiter']
+        >>> action_model(None).model_json_schema()["properties"]["to"]["items"]["type"]
+        'string'
     """
-    recipient = Literal[recipients] if recipients else str  # type: ignore[valid-type]
+    free = recipients is None
+    recipient = str if free or not recipients else Literal[recipients]  # type: ignore[valid-type]
+    to_field = Field(description=AgentAction.model_fields["to"].description)
+    if not free:
+        to_field = Field(description=to_field.description, max_length=len(recipients))
     return create_model(
         "AgentAction",
         __config__=ConfigDict(extra="forbid"),
@@ -116,16 +124,11 @@ def action_model(recipients: tuple[str, ...], max_chars: int = 2000) -> type[Bas
             str,
             Field(
                 description=AgentAction.model_fields["argument"].description,
-                min_length=1,
+                min_length=None if free else 1,
                 max_length=max_chars,
             ),
         ),
-        to=(
-            list[recipient],
-            Field(
-                description=AgentAction.model_fields["to"].description, max_length=len(recipients)
-            ),
-        ),
+        to=(list[recipient], to_field),
     )
 
 

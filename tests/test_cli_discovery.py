@@ -275,8 +275,11 @@ def test_action_instructions_are_the_prompted_players_reply_format():
     assert '"action_type" is "speak", "none" (stay silent) or "leave"' in text
     assert "empty to speak to everyone" in text
     assert text.endswith("Possible recipients: Chief Nursing Officer, IT Security Lead.")
-    prompt = action_prompt("basic", "Finance Director", "(obs)", ["Chief Nursing Officer", "IT Security Lead"])  # fmt: skip
+    others = ["Chief Nursing Officer", "IT Security Lead"]
+    prompt = action_prompt("basic", "Finance Director", "(obs)", others, options=["recipient_enum"])
     assert prompt.endswith(text)  # one source for both
+    paper = action_prompt("basic", "Finance Director", "(obs)", others)  # names only in the brief
+    assert paper.endswith(text.rsplit(" Possible recipients:", 1)[0])
     env.step({"agent_0": '{"action_type": "leave"}'})
     assert env.action_instructions("agent_1").endswith("Possible recipients: IT Security Lead.")
     with pytest.raises(ValueError, match="unknown agent 'agent_7'"):

@@ -28,8 +28,12 @@ def episodes(vllm_server):
         env = SotopiaToMEnv(reward_fn=None, scenarios=[s], max_turns=9)
 
         def make(agent, _scenario):
-            # bounded replies: at most 300 tokens per action, 256 per coach note or belief state
-            p = PromptedPolicy(agent, client, strategy, max_tokens=300, aux_max_tokens=256)
+            # bounded replies: at most 300 tokens per action, 256 per coach note or belief state;
+            # the refinements that let a 135M model finish its JSON (docs/players.md)
+            options = ("recipient_enum", "short_messages", "capped_beliefs")
+            p = PromptedPolicy(
+                agent, client, strategy, max_tokens=300, aux_max_tokens=256, options=options
+            )
             players[strategy].append(p)
             return p
 

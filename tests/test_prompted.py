@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import contextmanager
 
 import pytest
 from test_privacy import canaried
+from typer.testing import CliRunner
 
 import scenarios
 import sotopia_tom_env
-from policies import STRATEGIES, PromptedPolicy
-from policies.state import MEMORY_CAP, RISK_CAP, BeliefState, SelfFocusedState, capped
+from policies import STRATEGIES, PromptedPolicy, Setup, make_policy
+from policies.prompts import PLAYER_OPTIONS, check_options
+from policies.state import (
+    MEMORY_CAP,
+    RISK_CAP,
+    BeliefState,
+    CappedBeliefState,
+    CappedSelfFocusedState,
+    SelfFocusedState,
+    capped,
+)
 from sotopia_tom_env import AgentAction
+from sotopia_tom_env.cli import app
 from sotopia_tom_env.llm import FakeChatClient, LLMError
 
 SCENARIO = canaried(scenarios.load("tiny")[0])  # agent_0 = Chief Nursing Officer
@@ -67,12 +79,17 @@ def is_action(fmt):
     return getattr(fmt, "__name__", None) == "AgentAction"  # the per-agent reply schema
 
 
+def is_state(fmt, family):
+    """The paper's state model or its capped_beliefs variant (a subclass)."""
+    return isinstance(fmt, type) and issubclass(fmt, family)
+
+
 def reply(messages, fmt):
     if is_action(fmt):
         return AgentAction.speak("OWNMSG from the nurse", to=["IT Security Lead"]).model_dump_json()
-    if fmt is BeliefState:
+    if is_state(fmt, BeliefState):
         return belief_state().model_dump_json()
-    if fmt is SelfFocusedState:
+    if is_state(fmt, SelfFocusedState):
         return plan_state().model_dump_json()
     return "INTENTIONS: they want budget clarity.\nRECOMMENDATION: ask privately."
 
@@ -96,10 +113,10 @@ class Scripted:
         return AgentAction.speak(f"public hello {self.agent} {self.n}")
 
 
-def play(strategy, client, steps=9):
+def play(strategy, client, steps=9, options=()):
     env = sotopia_tom_env.parallel_env(reward_fn=None, scenarios=[SCENARIO], max_turns=steps)
     obs, infos = env.reset()
-    me = PromptedPolicy("agent_0", client, strategy)
+    me = PromptedPolicy("agent_0", client, strategy, options=options)
     pols = {"agent_0": me, "agent_1": Scripted("agent_1"), "agent_2": Scripted("agent_2")}
     for a, p in pols.items():
         p.reset(obs[a], infos[a])
@@ -169,39 +186,73 @@ def test_belief_first_turn_with_visible_messages_makes_three_calls():
     asyncio.run(me.act(obs["agent_1"], {"step": 1}))
     kinds = [r["response_format"].__name__ for r in client.requests]
     assert kinds == ["BeliefState", "BeliefState", "AgentAction"]  # init, update, action
+    assert "It is now step 2." in client.requests[1]["messages"][0]["content"]
     assert "hello all" in client.requests[1]["messages"][0]["content"]
 
 
-def test_state_bounds_and_only_real_participants():
-    def full(messages, fmt):
-        if fmt is BeliefState:
-            return belief_state(memory=MEMORY_CAP, risks=RISK_CAP).model_dump_json()
-        return reply(messages, fmt)
+def oversize(messages, fmt):
+    """Updates that run past every cap: 15 memory entries, 9 risks, 6 notes per belief list."""
+    if is_state(fmt, BeliefState) and "Update the record" in messages[0]["content"]:
+        data = json.loads(belief_state().model_dump_json())
+        data["memory"] = [{"turn": i, "event": f"e{i}"} for i in range(MEMORY_CAP + 5)]
+        data["privacy_risks"] = [{"turn": i, "description": "r"} for i in range(RISK_CAP + 4)]
+        data["beliefs"][0]["knows"] = [f"fact {i}" for i in range(6)]
+        return json.dumps(data)
+    return reply(messages, fmt)
 
-    _, me, _ = play("tom_belief", FakeChatClient(full))
-    assert len(me.state.memory) == MEMORY_CAP and len(me.state.privacy_risks) == RISK_CAP
-    assert {b.agent_name for b in me.state.beliefs} == {"Finance Director", "IT Security Lead"}
-    schema = BeliefState.model_json_schema()
-    assert (
-        schema["properties"]["memory"]["maxItems"] == MEMORY_CAP
-    )  # bounded for constrained decoding
 
-    def oversize(messages, fmt):
-        if fmt is BeliefState and "Update the record" in messages[0]["content"]:
-            data = json.loads(belief_state().model_dump_json())
-            data["memory"] = [{"turn": i, "event": "x"} for i in range(MEMORY_CAP + 5)]
-            return json.dumps(data)
-        return reply(messages, fmt)
-
+def test_paper_state_keeps_long_lists_and_the_newest_memory():
     _, me, _ = play("tom_belief", FakeChatClient(oversize))
-    assert me.state.memory == [] and me.stats["state_update_failures"] == 2  # rejected, kept
+    assert [m.event for m in me.state.memory] == [f"e{i}" for i in range(5, MEMORY_CAP + 5)]
+    assert len(me.state.privacy_risks) == RISK_CAP
+    assert len(me.state.beliefs[0].knows) == 6  # no cap on belief lists
+    assert "Nobody Real" in {b.agent_name for b in me.state.beliefs}  # kept, as the paper does
+    schema = json.dumps(BeliefState.model_json_schema())
+    assert "maxItems" not in schema and "maxLength" not in schema
+    assert me.stats["state_update_failures"] == 0
+
+
+def test_capped_beliefs_bounds_the_schema_and_drops_strangers():
+    client = FakeChatClient(oversize)
+    _, me, _ = play("tom_belief", client, options=["capped_beliefs"])
+    assert {r["response_format"] for r in client.requests} >= {CappedBeliefState}
+    assert {b.agent_name for b in me.state.beliefs} == {"Finance Director", "IT Security Lead"}
+    # the bounded schema refuses the oversize updates, so the initial state is kept
+    assert me.state.memory == [] and me.stats["state_update_failures"] == 2
+    props = CappedBeliefState.model_json_schema()["$defs"]["CappedAgentBelief"]["properties"]
+    assert props["knows"]["maxItems"] == 2
+    assert CappedBeliefState.model_json_schema()["properties"]["memory"]["maxItems"] == MEMORY_CAP
+
+
+def test_capped_self_focused_schema_allows_the_next_actions_its_prompt_asks_for():
+    client = FakeChatClient(reply)
+    play("self_focused", client, options=["capped_beliefs"])
+    init = client.requests[0]
+    assert init["response_format"] is CappedSelfFocusedState
+    assert "2-3 next_actions" in init["messages"][0]["content"]
+    defs = CappedSelfFocusedState.model_json_schema()["$defs"]
+    assert defs["CappedPlanningState"]["properties"]["next_actions"]["maxItems"] == 3
+
+
+@pytest.mark.parametrize("strategy", ["tom_belief", "self_focused"])
+def test_state_updates_are_told_the_step(strategy):
+    client = FakeChatClient(reply)
+    play(strategy, client)
+    updates = [
+        r["messages"][0]["content"]
+        for r in client.requests
+        if "Update the record" in r["messages"][0]["content"]
+    ]
+    # agent_0 acts on steps 1, 4 and 7 of the round-robin; updates happen on 4 and 7
+    assert ["It is now step 4." in updates[0], "It is now step 7." in updates[1]] == [True, True]
+    assert all("turn = " in u and "{" not in u.split("## Current record")[0] for u in updates)
 
 
 def test_failed_state_update_keeps_the_previous_state():
     calls = {"state": 0}
 
     def flaky(messages, fmt):
-        if fmt is BeliefState:
+        if is_state(fmt, BeliefState):
             calls["state"] += 1
             if calls["state"] > 1:
                 return (
@@ -267,3 +318,173 @@ def test_failed_coach_call_means_no_note():
 def test_unknown_strategy_is_rejected():
     with pytest.raises(ValueError, match="unknown strategy"):
         PromptedPolicy("agent_0", FakeChatClient([]), "telepathy")
+
+
+# -- paper-faithful by default, our refinements only when asked for -----------------------------
+
+OTHERS = ["Finance Director", "IT Security Lead"]
+REQUIRED = {  # what each strategy's guidance must carry (spec §4), in our words
+    "basic": ["primary objective", "answer the questions", '"to": []', "leave"],
+    "cot": ["PROGRESS", "EXCHANGE", "CHANNEL", "LEAK CHECK", "ACTION", "publicly by default"],
+    "tom": [
+        "PROGRESS",
+        "OTHERS' MINDS",
+        "STRATEGIC SHARING",
+        "LEAKAGE GUARD",
+        "ACTION",
+        "efficiently",
+    ],
+}
+for _name in ("tom_coach", "tom_belief", "self_focused"):
+    REQUIRED[_name] = REQUIRED["tom"]
+
+
+def first_turn(strategy, options=()):
+    """The requests of one player's turns over a short episode, and the player."""
+    client = FakeChatClient(reply)
+    _, me, _ = play(strategy, client, options=options)
+    actions = [r for r in client.requests if is_action(r["response_format"])]
+    return client, actions, me
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_default_action_prompt_has_the_required_parts_and_no_refinement(strategy):
+    client, actions, me = first_turn(strategy)
+    assert me.options == ()
+    prompt = actions[-1]["messages"][0]["content"]
+    assert prompt.startswith("You are Chief Nursing Officer.")
+    assert "private to you" in prompt and "do not repeat" in prompt and "leave" in prompt
+    for part in REQUIRED[strategy]:
+        assert part in prompt, (strategy, part)
+    assert "OBJ0X" in prompt and "public hello agent_1" in prompt  # brief and visible messages
+    assert '"action_type" is "speak", "none" (stay silent) or "leave"' in prompt
+    # no refinement: no recipient list, no brevity push, no ask nudge, no budget, free `to`
+    assert "Possible recipients" not in prompt
+    assert "concise" not in prompt and "400" not in prompt
+    assert "ask for what you need" not in prompt
+    assert all(r["max_tokens"] is None for r in client.requests)
+    schema = actions[-1]["response_format"].model_json_schema()
+    assert schema["properties"]["to"]["items"] == {"type": "string"}
+    assert schema["properties"]["argument"]["maxLength"] == 2000  # the env's own limit only
+
+
+def test_free_text_recipients_are_resolved_by_the_env():
+    def sloppy(messages, fmt):
+        if is_action(fmt):
+            return AgentAction.speak("hi", to=["it security lead"]).model_dump_json()
+        return reply(messages, fmt)
+
+    env, me, _ = play("basic", FakeChatClient(sloppy), steps=1)
+    (msg,) = env.transcript.messages
+    assert msg.recipient_roles == ("IT Security Lead",) and me.stats["first_try_ok"] == 1
+
+
+@pytest.mark.parametrize("option", sorted(PLAYER_OPTIONS))
+def test_each_refinement_appears_only_when_enabled(option):
+    strategy = "tom_belief" if option == "capped_beliefs" else "basic"
+    client, actions, me = first_turn(strategy, options=[option])
+    assert me.options == (option,)
+    prompt = actions[-1]["messages"][0]["content"]
+    schema = actions[-1]["response_format"].model_json_schema()
+    enum = "enum" in schema["properties"]["to"]["items"]
+    assert enum == (option == "recipient_enum")
+    assert ("Possible recipients: Finance Director, IT Security Lead." in prompt) == enum
+    short = option == "short_messages"
+    assert ("concise (at most 400 characters" in prompt) == short
+    assert schema["properties"]["argument"]["maxLength"] == (400 if short else 2000)
+    assert actions[-1]["max_tokens"] == (500 if short else None)
+    assert ("ask for what you need" in prompt) == (option == "ask_nudge")
+    states = {r["response_format"] for r in client.requests} - {actions[-1]["response_format"]}
+    assert (states == {CappedBeliefState}) == (option == "capped_beliefs")
+
+
+def test_ask_nudge_changes_only_basic():
+    _, plain, _ = first_turn("cot")
+    _, nudged, _ = first_turn("cot", options=["ask_nudge"])
+    assert plain[0]["messages"] == nudged[0]["messages"]
+
+
+def test_short_messages_also_budgets_the_auxiliary_calls():
+    client, _, _ = first_turn("tom_coach", options=["short_messages"])
+    assert {r["max_tokens"] for r in client.requests if r["response_format"] is None} == {768}
+    explicit = PromptedPolicy("agent_0", client, "basic", max_tokens=64, options=["short_messages"])
+    assert explicit.max_tokens == 64  # an explicit budget wins over the option's
+
+
+def test_options_are_checked_and_reach_every_llm_player():
+    assert check_options(["short_messages", " recipient_enum", "", "short_messages"]) == (
+        "recipient_enum",
+        "short_messages",
+    )
+    with pytest.raises(ValueError, match=r"unknown player option.*'telepathy'.*known: "):
+        check_options(["telepathy"])
+    with pytest.raises(ValueError, match="telepathy"):
+        PromptedPolicy("agent_0", FakeChatClient([]), "basic", options=["telepathy"])
+    setup = Setup("agent_0", SCENARIO, client=FakeChatClient([]), options=("ask_nudge",))
+    assert make_policy("cot", setup).options == ("ask_nudge",)
+    assert make_policy("ideal", setup).name == "ideal"  # scripted players ignore them
+
+
+# -- the CLI: --player-options and --max-stale-turns --------------------------------------------
+
+
+@pytest.fixture
+def fake_llm(monkeypatch):
+    """Every LLM player in the CLI talks to one fake client that always stays silent."""
+    fake = FakeChatClient(lambda m, f: '{"action_type": "none", "argument": "", "to": []}')
+
+    @contextmanager
+    def fake_client(model, base_url=None, **kwargs):
+        yield fake
+
+    monkeypatch.setattr("sotopia_tom_env.serving.chat_client", fake_client)
+    return fake
+
+
+def invoke(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_unknown_player_option_is_refused_before_anything_starts(tmp_path, fake_llm):
+    for command in (["bench", "--out", str(tmp_path / "b")], ["run", "--out", str(tmp_path / "r")]):
+        result = invoke(*command, "--policies" if command[0] == "bench" else "--policy", "basic",
+                        "--scenarios", "tiny", "--player-options", "short_messages,telepathy")  # fmt: skip
+        assert result.exit_code == 2 and "'telepathy'" in result.output, result.output
+    assert not list(tmp_path.iterdir()) and fake_llm.requests == []
+
+
+def test_bench_records_player_options_and_stale_limit_and_resumes_only_with_them(
+    tmp_path, fake_llm
+):
+    out = tmp_path / "run"
+    args = ["bench", "--policies", "basic", "--scenarios", "tiny", "--scenario-ids", SCENARIO.id,
+            "--max-turns", "20", "--out", str(out)]  # fmt: skip
+    first = invoke(*args, "--player-options", "short_messages,recipient_enum", "--max-stale-turns", "1")  # fmt: skip
+    assert first.exit_code == 0, first.output
+    config = json.loads((out / "config.json").read_text())
+    assert config["player_options"] == ["recipient_enum", "short_messages"]
+    assert (config["max_stale_turns"], config["max_turns"]) == (1, 20)
+    (record,) = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+    assert len(record["turn_log"]) == 2  # everyone silent: the 2nd silent step ends it
+    assert {r["max_tokens"] for r in fake_llm.requests} == {500}
+    header = (out / "report.md").read_text()
+    assert "| player options | recipient_enum, short_messages |" in header
+    assert "| max stale turns | 1 |" in header
+    same = invoke(*args, "--player-options", "recipient_enum,short_messages", "--max-stale-turns", "1")  # fmt: skip
+    assert same.exit_code == 0 and "1 episodes already in" in same.output
+    other = invoke(*args, "--max-stale-turns", "1")  # the paper's players: another run
+    assert other.exit_code == 2 and "player_options: ['recipient_enum', 'short_messages'] -> []" in other.output  # fmt: skip
+
+
+def test_a_run_saved_before_player_options_is_not_resumed_with_the_paper_players(
+    tmp_path, fake_llm
+):
+    out = tmp_path / "old"
+    args = ["bench", "--policies", "basic", "--scenarios", "tiny", "--scenario-ids", SCENARIO.id,
+            "--max-turns", "3", "--out", str(out)]  # fmt: skip
+    assert invoke(*args).exit_code == 0
+    saved = json.loads((out / "config.json").read_text())
+    del saved["player_options"], saved["max_stale_turns"]  # as written before they existed
+    (out / "config.json").write_text(json.dumps(saved))
+    again = invoke(*args)
+    assert again.exit_code == 2 and "player_options: None -> []" in again.output

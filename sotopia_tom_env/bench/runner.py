@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 import scenarios as scenario_sets
 from policies import SCRIPTED, Setup, make_policy, play_episode, play_many
+from policies.prompts import check_options
 from scenarios import Scenario
 from sotopia_tom_env.bench.judging import judge_episode
 from sotopia_tom_env.bench.lock import hold
@@ -63,6 +64,24 @@ class BenchConfig(BaseModel):
         default=None, description="LLM judge model, when it is not the players' (None: theirs)."
     )
     max_turns: int = Field(default=60, ge=1)
+    max_stale_turns: int = Field(
+        default=4,
+        ge=0,
+        description="Silent steps tolerated in a row; one more ends the episode (the env's "
+        "default, as in the paper's code; its text says 3).",
+    )
+    player_options: list[str] | None = Field(
+        default_factory=list,
+        description="Our refinements of the LLM players (policies.prompts.PLAYER_OPTIONS); "
+        "empty: the paper's players. None: saved before options existed, when players had "
+        "refinements that no option set reproduces.",
+    )
+
+    @field_validator("player_options")
+    @classmethod
+    def _known_options(cls, value: list[str] | None) -> list[str] | None:
+        """Refuse unknown options before anything runs; keep them sorted, so order is no change."""
+        return None if value is None else list(check_options(value))
 
 
 class ConfigMismatch(ValueError):
@@ -216,9 +235,17 @@ def _saved_config(path: Path, episodes: int) -> BenchConfig | None:
 
 
 def _older_limit(data: Any) -> Any:
-    """A config saved before the by-sector draw took the first N: say so, so resume refuses."""
+    """A config saved before a field existed, marked with what it ran, so resume refuses.
+
+    Before the by-sector draw ``--limit`` took the first N. Before player options the LLM
+    players had refinements of their own (``player_options`` None); scripted-only runs are
+    unaffected.
+    """
     if isinstance(data, dict) and data.get("limit") and "limit_sampling" not in data:
-        return {**data, "limit_sampling": "first"}
+        data = {**data, "limit_sampling": "first"}
+    llm_players = isinstance(data, dict) and set(data.get("policies") or ()) - SCRIPTED
+    if llm_players and "player_options" not in data:
+        data = {**data, "player_options": None}
     return data
 
 
@@ -285,12 +312,17 @@ async def run_bench(
 
 async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> EpisodeRecord:
     """Play, judge and record one episode."""
-    env = SotopiaToMEnv(scenarios=[job.scenario], max_turns=config.max_turns)
+    env = SotopiaToMEnv(
+        scenarios=[job.scenario],
+        max_turns=config.max_turns,
+        max_stale_turns=config.max_stale_turns,
+    )
+    options = tuple(config.player_options or ())
     policies: dict[str, Any] = {}
     result = await play_episode(
         env,
         lambda a, s: policies.setdefault(
-            a, make_policy(job.policy, Setup(a, s, seed=job.seed, client=client))
+            a, make_policy(job.policy, Setup(a, s, seed=job.seed, client=client, options=options))
         ),
         seed=job.seed,
         scenario=job.scenario,
