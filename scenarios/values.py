@@ -289,7 +289,10 @@ def approx_equal(item: Atom, spoken: Atom) -> bool:
     ):
         return False
     close = abs(spoken.value - item.value) / abs(item.value) <= 0.05
-    rounded = _sig(spoken.value) < _sig(item.value) and abs(spoken.value) >= 10
+    rounded = (
+        significant_digits(spoken.value) < significant_digits(item.value)
+        and abs(spoken.value) >= 10
+    )
     return close and (spoken.cue or rounded)
 
 
@@ -487,10 +490,10 @@ def _opens_clause(text: str, m: re.Match[str]) -> bool:
 def _strong_int(value: float) -> bool:
     if not value.is_integer() or value < 100 or 1900 <= value <= 2100:
         return False
-    return _sig(value) >= 2
+    return significant_digits(value) >= 2
 
 
-def _sig(value: float) -> int:
+def significant_digits(value: float) -> int:
     """Significant digits: 182 -> 3, 180 -> 2, 11.9 -> 3, 1.35e6 -> 3."""
     text = f"{abs(value):.10g}"
     digits = text.replace(".", "").lstrip("0")

@@ -191,6 +191,13 @@ JudgeOpt = Annotated[
 MaxTurnsOpt = Annotated[
     int, typer.Option(min=1, help="Steps before an episode is cut off (truncated).")
 ]
+PlayerOptionsOpt = Annotated[
+    str,
+    typer.Option(
+        help="Comma-separated refinements of the LLM players (recipient_enum, short_messages, "
+        "capped_beliefs, ask_nudge; see docs/players.md); none: the paper's players."
+    ),
+]
 JudgeModelOpt = Annotated[
     str | None, typer.Option(help="Model of the LLM judge; default: the same as --model.")
 ]
@@ -216,6 +223,7 @@ def run(
         int, typer.Option(min=0, help="Seed of the scenario draw and of the players' choices.")
     ] = 0,
     max_turns: MaxTurnsOpt = 60,
+    player_options: PlayerOptionsOpt = "",
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     out: Annotated[
@@ -229,6 +237,7 @@ def run(
     from sotopia_tom_env.bench.lock import hold
 
     trained = checks.policies([policy], "--policy", base_url, "policy")
+    options = _player_options(player_options)
     checks.endpoint(model, base_url)
     with checks.scenario_errors(scenario_set, "--scenarios"):
         chosen = scenarios.load(scenario_set)
@@ -240,7 +249,7 @@ def run(
             _refuse_duplicate(out, f"{policy}/{scenario_id}/{seed}")
         with _client(needs_llm, model, base_url, trained) as client:
             record = asyncio.run(
-                _play_one(chosen, scenario_id, policy, judge, seed, max_turns, client)
+                _play_one(chosen, scenario_id, policy, judge, seed, max_turns, client, options)
             )
         _print_episode(record, as_json, judge)
         if out is not None:
@@ -284,6 +293,7 @@ async def _play_one(
     seed: int,
     max_turns: int,
     client: Any,
+    options: tuple[str, ...] = (),
 ) -> Any:
     from policies import Setup, make_policy, play_episode
     from sotopia_tom_env.bench.judging import judge_episode, make_judge
@@ -293,7 +303,7 @@ async def _play_one(
     env = SotopiaToMEnv(scenarios=scenario_set, max_turns=max_turns)
     result = await play_episode(
         env,
-        lambda a, s: make_policy(policy, Setup(a, s, seed=seed, client=client)),
+        lambda a, s: make_policy(policy, Setup(a, s, seed=seed, client=client, options=options)),
         seed=seed,
         scenario=scenario_id,
     )
@@ -349,6 +359,81 @@ def _print_episode(record: Any, as_json: bool, judge: str) -> None:
         typer.echo(f"  {role}: " + "  ".join(f"{k}={v:.4f}" for k, v in _upper_keys(parts).items()))
     for metric, why in record.scores.failures.items():
         typer.echo(f"  judge failure for {metric}: {why}")
+
+
+@app.command()
+def play(
+    scenario_id: Annotated[str, typer.Option(help="Scenario to play, e.g. gold-defense-01.")],
+    seat: Annotated[
+        str, typer.Option("--as", help="The role (or agent id) you play, e.g. 'Finance Director'.")
+    ],
+    scenario_set: Annotated[
+        str, typer.Option("--scenarios", help="Shipped set name or scenario file.")
+    ] = "gold",
+    partners: Annotated[
+        str,
+        typer.Option(
+            help="Policy of the other agents (ideal, random, basic, …), or one per other agent "
+            "in agent order, comma-separated; prompted ones need the LLM (--model/--base-url)."
+        ),
+    ] = "ideal",
+    judge: JudgeOpt = "rule",
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the partners' choices.")] = 0,
+    max_turns: MaxTurnsOpt = 60,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(file_okay=False, help="Append the episode record to OUT/episodes.jsonl."),
+    ] = None,
+) -> None:
+    """Play one agent yourself, in the terminal, against scripted or prompted partners.
+
+    Each turn shows your agent's observation and the reply instructions, exactly as a model
+    sees them; type a message (then whom it is for), /none or /leave. The episode is judged
+    and saved as policy `human`, like a benchmark episode.
+    """
+    from policies import SCRIPTED
+    from sotopia_tom_env.bench.judging import make_judge
+    from sotopia_tom_env.bench.lock import hold
+    from sotopia_tom_env.bench.seat import partner_names, play_seat, seat_of
+
+    names = checks.names(partners, "--partners")
+    trained = checks.policies(names, "--partners", base_url, "policy")
+    checks.endpoint(model, base_url)
+    with checks.scenario_errors(scenario_set, "--scenarios"):
+        chosen = {s.id: s for s in scenarios.load(scenario_set)}
+    if scenario_id not in chosen:
+        raise checks.bad("--scenario-id", f"{scenario_id!r} is not in {scenario_set!r}")
+    scenario = chosen[scenario_id]
+    try:
+        agent = seat_of(scenario, seat)
+    except ValueError as e:
+        raise checks.bad("--as", str(e)) from None
+    try:
+        partner_names(names, len(scenario.agents) - 1)
+    except ValueError as e:
+        raise checks.bad("--partners", str(e)) from None
+    needs_llm = any(n not in SCRIPTED for n in names) or judge == "llm"
+    with hold(out) if out is not None else nullcontext():
+        if out is not None:
+            _refuse_duplicate(out, f"human:{agent}/{scenario_id}/{seed}")
+        with _client(needs_llm, model, base_url, trained) as client:
+            record = asyncio.run(
+                play_seat(
+                    scenario,
+                    agent,
+                    names,
+                    make_judge(judge, client),
+                    seed=seed,
+                    max_turns=max_turns,
+                    client=client,
+                )
+            )
+        _print_episode(record, False, judge)
+        if out is not None:
+            _save_episode(out, record)
+            typer.echo(f"saved {record.episode_id} to {out}")
 
 
 @app.command("judge")
@@ -419,9 +504,9 @@ def _print_judge_comparison(run_dir: Path) -> None:
         if a.n == 0:
             typer.echo(f"  {a.metric:<4} no episode scored by both")
             continue
-        r = "n/a" if a.correlation is None else f"{a.correlation:+.3f}"
+        r, rho = ("n/a" if x is None else f"{x:+.3f}" for x in (a.correlation, a.spearman))
         typer.echo(f"  {a.metric:<4} n={a.n}  rule={a.mean_a:.4f}  llm={a.mean_b:.4f}  "
-                   f"diff={a.mean_diff:+.4f}  r={r}")  # fmt: skip
+                   f"diff={a.mean_diff:+.4f}  r={r}  rho={rho}")  # fmt: skip
 
 
 def _read_judged(path: Path) -> list[dict[str, Any]]:
@@ -500,6 +585,15 @@ def bench(
     seeds: Annotated[str, typer.Option(help="Comma-separated seeds.")] = "0",
     judge: JudgeOpt = "rule",
     max_turns: MaxTurnsOpt = 60,
+    max_stale_turns: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Silent steps tolerated in a row; one more ends an episode. 4 is the paper's "
+            "code (its text says 3 idle turns).",
+        ),
+    ] = 4,
+    player_options: PlayerOptionsOpt = "",
     concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 16,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
@@ -537,6 +631,8 @@ def bench(
         judge=judge,
         judge_model=(judge_ep[0] or "default") if own_judge else None,
         max_turns=max_turns,
+        max_stale_turns=max_stale_turns,
+        player_options=list(_player_options(player_options)),
         model=(model or "default") if needs_llm else None,
     )
     with checks.scenario_errors(scenario_set):  # before any folder, file or server exists
@@ -556,6 +652,16 @@ def bench(
         summary = build_report(out)
     typer.echo(results_table(summary))
     typer.echo(f"report: {out / 'report.md'}, {out / 'report.html'}")
+
+
+def _player_options(value: str) -> tuple[str, ...]:
+    """The ``--player-options``, checked before any folder, file or server exists."""
+    from policies.prompts import check_options
+
+    try:
+        return check_options(value.split(","))
+    except ValueError as e:
+        raise checks.bad("--player-options", str(e)) from None
 
 
 def _limit_seed(limit: int | None, seed: int) -> int:
@@ -594,12 +700,37 @@ def report(
     open_html: Annotated[
         bool, typer.Option("--open", help="Open report.html in the default web browser.")
     ] = False,
+    judges: Annotated[
+        str | None,
+        typer.Option(
+            help="Two judges to compare per episode, e.g. rule,llm: Pearson and Spearman "
+            "correlations per metric (scores from judged-<judge>.jsonl or the run's own judge)."
+        ),
+    ] = None,
 ) -> None:
     """Rebuild the report (summary.json, report.md/html, plots, episode pages) from saved results."""
-    from sotopia_tom_env.bench.report import build_report, results_table
+    from sotopia_tom_env.bench.agreement import UnknownJudge
+    from sotopia_tom_env.bench.judging import check_judge
+    from sotopia_tom_env.bench.report import agreement_markdown, build_report, results_table
 
-    summary = build_report(run_dir)
+    pair = None
+    if judges is not None:
+        chosen = checks.names(judges, "--judges")
+        if len(chosen) != 2:
+            raise checks.bad("--judges", f"{judges!r}: name two judges, e.g. rule,llm")
+        try:
+            pair = (check_judge(chosen[0]), check_judge(chosen[1]))
+        except ValueError as e:
+            raise checks.bad("--judges", str(e)) from None
+    try:
+        summary = build_report(run_dir, judges=pair)
+    except UnknownJudge as e:
+        raise checks.UsageError(f"--judges: {e}") from None
     typer.echo(results_table(summary))
+    if "judge_agreement" in summary:
+        a, b = pair or ("", "")
+        typer.echo(f"\njudge agreement, {b} vs {a} (per-episode scores):")
+        typer.echo(agreement_markdown(summary["judge_agreement"]))
     html = run_dir / "report.html"
     typer.echo(f"report: {run_dir / 'report.md'}, {html}")
     if open_html:

@@ -33,7 +33,17 @@ import math
 import re
 from functools import lru_cache
 
-from scenarios.values import Atom, Said, atoms, hedge, said, sentence_of, spell_out, stems
+from scenarios.values import (
+    Atom,
+    Said,
+    atoms,
+    hedge,
+    said,
+    sentence_of,
+    significant_digits,
+    spell_out,
+    stems,
+)
 
 RELATIVE = {"money": 0.10, "percent": 0.10, "count": 0.10, "duration": 0.15}
 PERCENT_POINTS = 3.0  # hedged percentages may also be this many points off (within ROUND_CAP)
@@ -118,7 +128,7 @@ def closeness(item: Atom, spoken: Atom) -> int:
     if err == 0 and not (spoken.cue or item.cue):
         return 1  # the same ratio in other words ("84 out of 100" for "84 of 100")
     if not (spoken.cue or spoken.derived or item.derived or item.cue):  # either side may hedge
-        rounded = _sig(s) < _sig(i) and abs(s) >= 10 and err <= CLOSE
+        rounded = significant_digits(s) < significant_digits(i) and abs(s) >= 10 and err <= CLOSE
         return int(rounded and (kind != "count" or bool(item.context & spoken.context)))
     if (spoken.direction < 0 and i > s) or (spoken.direction > 0 and i < s):
         return 0
@@ -284,14 +294,6 @@ def _months(low: str):
             continue  # "in may" is as often "in may be"
         month = _MONTHS.index(m.group("m")) + 1
         yield Atom(f"m:????-{month:02d}", "month", m.group(0), True, derived=True)
-
-
-def _sig(value: float) -> int:
-    text = f"{abs(value):.10g}"
-    digits = text.replace(".", "").lstrip("0")
-    if "." not in text:
-        digits = digits.rstrip("0")
-    return max(len(digits), 1)
 
 
 def _round_sig(value: float) -> float:

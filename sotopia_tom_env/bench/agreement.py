@@ -1,20 +1,29 @@
 """Summaries of re-judged episodes: the mean of each metric, and how two judges agree.
 
 ``sotopia-tom judge`` writes ``judged-rule.jsonl`` or ``judged-llm.jsonl`` (one row per
-episode with ``episode_id`` and ``scores``); these functions read such rows. A metric that
+episode with ``episode_id`` and ``scores``); these functions read such rows, and
+:func:`judge_rows` also takes a run's own judgment as the rows of that judge. A metric that
 failed for an episode is null in its row and is left out of that metric's numbers, so a
-failure never counts as a zero.
+failure never counts as a zero. Agreement is per metric over the episodes both judges scored:
+the means, their difference, and Pearson's and Spearman's correlations of the per-episode
+scores (the paper's judge-agreement table).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
+from sotopia_tom_env.bench.records import EpisodeRecord, read_judged
+
 METRICS = ("DA", "IA", "EFF", "CPV", "CM")
+
+log = logging.getLogger(__name__)
 
 
 def metric_means(rows: Sequence[dict[str, Any]]) -> dict[str, float | None]:
@@ -41,6 +50,13 @@ class Agreement:
     mean_b: float | None
     mean_diff: float | None  # mean of (b - a) over the paired episodes
     correlation: float | None  # Pearson r; None under 2 pairs or when a side is constant
+    spearman: float | None = None  # Spearman rho (rank correlation); None as for Pearson
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as a JSON-ready dict (``pearson`` for ``correlation``)."""
+        out = asdict(self)
+        out["pearson"] = out.pop("correlation")
+        return out
 
 
 def agreement(
@@ -53,8 +69,9 @@ def agreement(
     Example:
         >>> a = [{"episode_id": "x", "scores": {"DA": 1.0}}, {"episode_id": "y", "scores": {"DA": 0.0}}]
         >>> b = [{"episode_id": "x", "scores": {"DA": 0.5}}, {"episode_id": "y", "scores": {"DA": 0.0}}]
-        >>> agreement(a, b)[0].mean_diff, agreement(a, b)[0].correlation
-        (-0.25, 1.0)
+        >>> da = agreement(a, b)[0]
+        >>> da.mean_diff, da.correlation, da.spearman
+        (-0.25, 1.0, 1.0)
     """
     by_id = {r["episode_id"]: r["scores"] for r in rows_b}
     out = []
@@ -75,6 +92,7 @@ def agreement(
                 mean_b=statistics.fmean(ys) if ys else None,
                 mean_diff=statistics.fmean(y - x for x, y in pairs) if pairs else None,
                 correlation=_pearson(xs, ys),
+                spearman=_spearman(xs, ys),
             )
         )
     return out
@@ -86,3 +104,41 @@ def _pearson(xs: list[float], ys: list[float]) -> float | None:
         return None
     r = statistics.correlation(xs, ys)
     return None if math.isnan(r) else r
+
+
+def _spearman(xs: list[float], ys: list[float]) -> float | None:
+    """Spearman's rho: Pearson's r of the ranks (ties share their mean rank); None as for it."""
+    from scipy.stats import rankdata  # the bench extra; only agreement needs it here
+
+    return _pearson([float(x) for x in rankdata(xs)], [float(y) for y in rankdata(ys)])
+
+
+class UnknownJudge(ValueError):
+    """A run folder holds no scores of the judge asked for."""
+
+
+def judge_rows(out: Path, judge: str, records: Sequence[EpisodeRecord]) -> list[dict[str, Any]]:
+    """The per-episode scores of ``judge`` for the episodes of ``records``.
+
+    They come from ``out/judged-<judge>.jsonl`` where ``sotopia-tom judge`` wrote one (a
+    damaged line or a row of another folder's episode is skipped, with a warning for damage);
+    otherwise from the records' own judgments when the run was judged by ``judge`` (a judge
+    named ``llm:<model>`` counts as ``llm``).
+
+    Raises:
+        UnknownJudge: neither source exists for ``judge``.
+    """
+    path = out / f"judged-{judge}.jsonl"
+    if path.exists():
+        return read_judged(path, (r.episode_id for r in records))
+    own = [
+        {"episode_id": r.episode_id, "scores": r.scores.summary() if r.scores else {}}
+        for r in records
+        if r.judgment is not None and r.judgment.judge.split(":", 1)[0] == judge
+    ]
+    if not own:
+        raise UnknownJudge(
+            f"no scores of judge {judge!r} in {out}: run `sotopia-tom judge {out} --judge {judge}` "
+            "first (the run's own judge needs no file)"
+        )
+    return own

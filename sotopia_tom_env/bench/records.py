@@ -15,6 +15,7 @@ twice.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import Iterable, Iterator
@@ -166,3 +167,21 @@ def _reason(e: ValueError) -> str:
         where = ".".join(str(p) for p in err["loc"])
         return f"{where}: {err['msg']}" if where else err["msg"]
     return str(e).splitlines()[0]
+
+
+def read_judged(path: str | Path, episode_ids: Iterable[str]) -> list[dict[str, Any]]:
+    """Rows ``{"episode_id", "scores"}`` of a ``judged-*.jsonl`` file for the given episodes.
+
+    Rows of other episodes or without scores are left out; a damaged line is skipped with a
+    warning naming it.
+    """
+    path, ids, rows = Path(path), set(episode_ids), []
+    for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        try:
+            row = json.loads(line) if line.strip() else None
+        except ValueError:
+            log.warning("%s:%d: skipped a damaged line", path, n)
+            continue
+        if isinstance(row, dict) and row.get("episode_id") in ids and isinstance(row.get("scores"), dict):  # fmt: skip
+            rows.append({"episode_id": row["episode_id"], "scores": row["scores"]})
+    return rows

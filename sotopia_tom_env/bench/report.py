@@ -25,8 +25,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sotopia_tom_env.bench.agreement import agreement, judge_rows
 from sotopia_tom_env.bench.plots import FORMATS, write_plots
-from sotopia_tom_env.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes
+from sotopia_tom_env.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes, read_judged
 from sotopia_tom_env.bench.summary import METRICS, bootstrap_ci, label, summarize
 from sotopia_tom_env.bench.viewer import page_name, write_episode_page
 
@@ -77,6 +78,20 @@ GLOSSARY = {
     "completion tokens": "Tokens the players generated, summed over the policy's episodes (0 "
     "for scripted players).",
     "win rate": "Row beats column on InfoMgmt on the same scenario and seed; ties count half.",
+    "desired items": "Items the agents needed, summed over the policy's episodes with an IA "
+    "verdict; every one is either credited or fails in exactly one of the ways that follow.",
+    "credited": "Desired items that earned IA credit: asked of a holder on a fitting channel "
+    "(share of desired items).",
+    "never asked": "Desired items no message of the agent asked for.",
+    "wrong person": "Desired items asked for, but never with a holder in the audience (a direct "
+    "message to others only).",
+    "wrong channel": "Desired items a holder was asked for, but private ones asked in public.",
+    "not judged": "Desired items the judge's IA verdict left out (scored 0).",
+    "n": "Episodes both judges scored on the metric (a failed metric is left out, not 0).",
+    "Pearson r": "Linear correlation of the two judges' per-episode scores (n/a under 2 "
+    "episodes or when a judge gives every episode the same score).",
+    "Spearman ρ": "Rank correlation of the two judges' per-episode scores: whether they order "
+    "the episodes alike.",
 }
 
 
@@ -88,17 +103,28 @@ class Table:
     rows: list[list[str]]
 
 
-def build_report(out: Path, seed: int = 0) -> dict[str, Any]:
+def build_report(out: Path, seed: int = 0, judges: tuple[str, str] | None = None) -> dict[str, Any]:
     """Rebuild every report file in ``out`` from its episodes; return the summary.
+
+    Args:
+        out: the results folder.
+        seed: the bootstrap seed.
+        judges: two judges (e.g. ``("rule", "llm")``) whose per-episode scores to correlate,
+            per metric, in a "Judge agreement" section and ``summary["judge_agreement"]``
+            (see :func:`~sotopia_tom_env.bench.agreement.judge_rows` for where scores come from).
 
     Raises:
         NoEpisodes: ``out`` holds no readable episode (nothing is written then).
+        UnknownJudge: a judge of ``judges`` has no scores in ``out`` (nothing is written then).
     """
     # Sorted, so the report does not depend on the order episodes happened to finish in.
     records = sorted(read_episodes(out / EPISODES_FILE), key=lambda r: r.episode_id)
     if not records:
         raise NoEpisodes(f"no episodes in {out / EPISODES_FILE}")
+    pair = judge_pair(out, judges, records) if judges else None  # checked before any write
     summary = summarize(records, seed)
+    if pair is not None:
+        summary["judge_agreement"] = pair
     (out / "summary.json").write_text(
         json.dumps(summary, indent=2, sort_keys=True), encoding="utf-8"
     )
@@ -223,6 +249,38 @@ def _joined(value: Any) -> str:
 # -- scores of other judges (``sotopia-tom judge RUN --judge llm``) --------------------------------
 
 
+def judge_pair(out: Path, judges: tuple[str, str], records: list[EpisodeRecord]) -> dict[str, Any]:
+    """How judge ``b`` agrees with judge ``a`` per metric: ``{"judges": [a, b], "metrics": [...]}``.
+
+    Raises:
+        UnknownJudge: a judge has no scores in ``out``.
+    """
+    a, b = judges
+    rows_a, rows_b = (judge_rows(out, j, records) for j in judges)
+    return {"judges": [a, b], "metrics": [x.as_dict() for x in agreement(rows_a, rows_b)]}
+
+
+def agreement_table(pair: dict[str, Any]) -> Table:
+    """Per metric: episodes both judges scored, each judge's mean, the difference, r and rho."""
+    a, b = pair["judges"]
+    head = ["metric", "n", f"mean {a}", f"mean {b}", f"diff ({b} − {a})", "Pearson r", "Spearman ρ"]
+    rows = [
+        [m["metric"], str(m["n"]), _score(m["mean_a"]), _score(m["mean_b"]),
+         _signed(m["mean_diff"]), _signed(m["pearson"]), _signed(m["spearman"])]
+        for m in pair["metrics"]
+    ]  # fmt: skip
+    return Table(head, rows)
+
+
+def agreement_markdown(pair: dict[str, Any]) -> str:
+    """The judge-agreement table (Markdown), for the terminal."""
+    return _md(agreement_table(pair))
+
+
+def _signed(x: float | None) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{x:+.3f}"
+
+
 def other_judges(out: Path, records: list[EpisodeRecord]) -> dict[str, dict[str, list[dict]]]:
     """Per ``judged-*.jsonl`` file: per policy label, the scores of that judge's rows.
 
@@ -233,20 +291,8 @@ def other_judges(out: Path, records: list[EpisodeRecord]) -> dict[str, dict[str,
     found: dict[str, dict[str, list[dict]]] = {}
     for path in sorted(out.glob("judged-*.jsonl")):
         per_policy: dict[str, list[dict]] = defaultdict(list)
-        for n, line in enumerate(
-            path.read_text(encoding="utf-8", errors="replace").splitlines(), 1
-        ):
-            try:
-                row = json.loads(line) if line.strip() else None
-            except ValueError:
-                log.warning("%s:%d: skipped a damaged line", path, n)
-                continue
-            if (
-                isinstance(row, dict)
-                and row.get("episode_id") in labels
-                and isinstance(row.get("scores"), dict)
-            ):
-                per_policy[labels[row["episode_id"]]].append(row["scores"])  # fmt: skip
+        for row in read_judged(path, labels):
+            per_policy[labels[row["episode_id"]]].append(row["scores"])
         found[path.stem.removeprefix("judged-")] = dict(per_policy)
     return found
 
@@ -313,6 +359,32 @@ def interaction_table(summary: dict[str, Any]) -> Table:
     return Table(head, rows)
 
 
+_FAILURE_COLUMNS = {  # summary key -> column
+    "credited": "credited",
+    "never_asked": "never asked",
+    "wrong_person": "wrong person",
+    "wrong_channel": "wrong channel",
+    "not_judged": "not judged",
+}
+
+
+def inquiry_failures_table(summary: dict[str, Any]) -> Table:
+    """Per policy: desired items, then credited and each failure kind as count (share)."""
+    failures = summary.get("inquiry_failures", {})
+    rows = []
+    for name in summary["order"]:
+        if name not in failures:
+            continue
+        row = failures[name]
+        total = row["desired"]
+        cells = [
+            f"{row[k]} ({_format(row[k] / total, 'share')})" if total else str(row[k])
+            for k in _FAILURE_COLUMNS
+        ]
+        rows.append([name, str(total), *cells])
+    return Table(["policy", "desired items", *_FAILURE_COLUMNS.values()], rows)
+
+
 def wins_table(summary: dict[str, Any]) -> Table:
     """Paired win rates on InfoMgmt, row over column."""
     names = [n for n in summary["order"] if n in summary["win_rates"]]
@@ -346,9 +418,15 @@ class Report:
             ("Interaction", interaction_table(s)),
             ("Paired win rates (row beats column on InfoMgmt, same scenario and seed)",
              wins_table(s) if len(s["win_rates"]) > 1 else "(needs two policies)"),
+            ("Inquiry failures (desired items without IA credit, by cause)",
+             inquiry_failures_table(s) if s.get("inquiry_failures") else "(no IA verdicts)"),
         ]  # fmt: skip
         if self.judged:
             parts.append(("Scores from other judges (sotopia-tom judge)", judges_table(s, self.judged)))  # fmt: skip
+        if "judge_agreement" in s:
+            a, b = s["judge_agreement"]["judges"]
+            parts.append((f"Judge agreement ({a} vs {b}, per-episode scores)",
+                          agreement_table(s["judge_agreement"])))  # fmt: skip
         parts.append(("Glossary", Table(["column", "meaning"], [[k, v] for k, v in GLOSSARY.items()])))  # fmt: skip
         return parts
 

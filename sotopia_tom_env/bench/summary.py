@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from sotopia_tom_env.bench.failures import inquiry_failures
 from sotopia_tom_env.bench.records import EpisodeRecord, unique_episodes
 
 METRICS = ("DA", "IA", "EFF", "CPV", "CM")
@@ -171,6 +172,7 @@ def summarize(records: Sequence[EpisodeRecord], seed: int = 0) -> dict[str, Any]
         "interaction": interaction_stats(records),
         "acquisition": acquisition_curves(records),
         "win_rates": win_rates(records),
+        "inquiry_failures": inquiry_failures(records, label),
         "bootstrap_seed": seed,
     }
 
