@@ -65,6 +65,7 @@ in both turn orders); truncated after ``max_turns`` steps. All agents end togeth
 from __future__ import annotations
 
 import logging
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
@@ -182,15 +183,15 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         self._headers = {
             a: observation_header(s, self.roster, i) for i, a in enumerate(self.agents)
         }
-        self._seen = dict.fromkeys(self.agents, "")
+        self._views = {a: _Conversation() for a in self.agents}
         self._masks = self._build_masks()
         if self.reward_fn is not None:
             self.reward_fn.reset(s, self.transcript)
-        infos = self._infos([], {})
+        infos = self._infos({}, {})
         for info in infos.values():  # public facts a player needs once: who is who, message limit
             info["participants"] = dict(self.roster.role_of)
             info["max_message_chars"] = self.config.max_message_chars
-        return {a: self._observe(a, done=False) for a in self.agents}, infos
+        return self._observe_all(done=False), infos
 
     def step(self, actions: dict[AgentID, Any]):
         """Apply the in-turn agents' actions; see the module docstring.
@@ -219,9 +220,9 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
         if self.reward_fn is not None:
             step_rewards, extra = self._score(new, errors, done)
             rewards.update(step_rewards)
-        self._update_views(new)
-        obs = {a: self._observe(a, done) for a in self.agents}
-        infos = self._infos(new, errors, extra)
+        delivered = self._deliver(new)
+        obs = self._observe_all(done)
+        infos = self._infos(delivered, errors, extra)
         terms = dict.fromkeys(self.agents, terminated)
         truncs = dict.fromkeys(self.agents, truncated)
         if done:
@@ -346,35 +347,58 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
                 return i
         return self._speaker
 
-    def _update_views(self, new: list[Message]) -> None:
+    def _deliver(self, new: list[Message]) -> dict[AgentID, list[dict[str, Any]]]:
+        """Show each new message to its audience; return what each agent newly sees, dumped.
+
+        Each message is rendered and dumped once; its line and its dict are shared by all the
+        agents that see it.
+        """
+        delivered: dict[AgentID, list[dict[str, Any]]] = {a: [] for a in self.agents}
         for m in new:
             line = "\n" + m.line()
-            for a in self.agents:
-                if m.visible_to(a):
-                    self._seen[a] += line
+            # A field-for-field copy is what ``model_dump`` returns for these flat fields (the
+            # tests compare the two), at a tenth of the cost.
+            dumped = dict(m.__dict__)
+            # Public: everyone; otherwise the sender and the recipients (routing.visible_to).
+            audience = dict.fromkeys((m.sender, *m.recipients)) if m.recipients else delivered
+            for a in audience:
+                self._views[a].append(line)
+                delivered[a].append(dumped)
+        return delivered
 
-    def _observe(self, agent: AgentID, done: bool) -> dict[str, Any]:
-        acting = not done and agent in self.acting_agents()
-        head, seen = self._headers[agent], self._seen[agent] or "\n(nothing yet)"
-        status = f"\n\n{STATUS_HEADING}\n{self._status(agent, acting, done)}"
-        budget = MAX_OBSERVATION_CHARS - len(head) - len(status) - 40
-        if len(seen) > budget:  # keep the brief and the most recent whole messages
-            cut = seen.find("\n", len(seen) - budget)  # a cut line could pose as a message
-            seen = "\n(earlier messages omitted)" + (seen[cut:] if cut >= 0 else "")
-        text = head + seen + status
-        mask = self._masks[agent] if acting else self._masks[None]
-        return {"text": text, "action_mask": mask.copy()}
-
-    def _status(self, agent: AgentID, acting: bool, done: bool) -> str:
+    def _observe_all(self, done: bool) -> dict[AgentID, dict[str, Any]]:
+        """Every agent's observation; what all of them share is worked out once per step."""
+        acting = [] if done else self.acting_agents()
         step = f"Step {self.transcript.steps + 1} of at most {self.config.max_turns}."
         if done:
-            return "The conversation has ended."
-        if agent not in self._active:
-            return f"{step} You have left the conversation."
-        if acting:
-            return f"{step} It is your turn: speak, stay silent (none) or leave."
-        speaker = ", ".join(self.roster.role_of[a] for a in self.acting_agents())
-        return f"{step} It is {speaker}'s turn; you wait."
+            waiting = "The conversation has ended."
+        else:
+            speaker = ", ".join(self.roster.role_of[a] for a in acting)
+            waiting = f"{step} It is {speaker}'s turn; you wait."
+        prefix = f"\n\n{STATUS_HEADING}\n"
+        statuses = {
+            "acting": f"{prefix}{step} It is your turn: speak, stay silent (none) or leave.",
+            "left": f"{prefix}{step} You have left the conversation.",
+            "waiting": prefix + waiting,
+        }
+        obs = {}
+        for a in self.agents:
+            is_acting = a in acting
+            if done:
+                status = statuses["waiting"]
+            elif a not in self._active:
+                status = statuses["left"]
+            else:
+                status = statuses["acting" if is_acting else "waiting"]
+            head = self._headers[a]
+            # The whole observation is capped; the conversation gets what the rest leaves.
+            budget = MAX_OBSERVATION_CHARS - len(head) - len(status) - 40
+            mask = self._masks[a] if is_acting else self._masks[None]
+            obs[a] = {
+                "text": self._views[a].text(head, status, budget),
+                "action_mask": mask.copy(),
+            }
+        return obs
 
     def _build_masks(self) -> dict[AgentID | None, np.ndarray]:
         k, n_max = len(ACTION_TYPES), len(self.possible_agents)
@@ -390,17 +414,22 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
             masks[a] = m
         return masks
 
-    def _infos(self, new: list[Message], errors: dict[AgentID, str], extra: dict | None = None):
-        dumped = [(m, m.model_dump()) for m in new]
+    def _infos(
+        self,
+        delivered: dict[AgentID, list[dict[str, Any]]],
+        errors: dict[AgentID, str],
+        extra: dict | None = None,
+    ) -> dict[AgentID, dict[str, Any]]:
         turn = self.acting_agents() if self.agents else []
+        step, rnd = self.transcript.steps, self.transcript.rounds  # once per step, not per agent
         infos = {}
         for a in self.agents:
             info: dict[str, Any] = {
                 "role": self.roster.role_of[a],
-                "step": self.transcript.steps,
-                "round": self.transcript.rounds,
+                "step": step,
+                "round": rnd,
                 "acting": turn,
-                "new_messages": [d for m, d in dumped if m.visible_to(a)],
+                "new_messages": delivered.get(a, []),
             }
             if a in errors:
                 info["action_error"] = errors[a]
@@ -408,6 +437,68 @@ class SotopiaToMEnv(ParallelEnv[AgentID, dict[str, Any], Any]):
                 info.update(extra[a])
             infos[a] = info
         return infos
+
+
+_OMITTED = "\n(earlier messages omitted)"
+"""What stands in for the messages cut from a very long observation."""
+_NOTHING_YET = "\n(nothing yet)"
+"""The conversation part of an observation before the agent has seen any message."""
+
+# A chunk is closed at this size: big enough that a capped observation joins only a few dozen
+# pieces, small enough that cutting into one copies little.
+_CHUNK_CHARS = 8192
+_CHUNK_LINES = 64
+
+
+class _Conversation:
+    r"""The message lines one agent has seen, kept so that its observation is one copy per step.
+
+    Each line (``"\n"`` + the message line) is appended once, when it becomes visible. Runs of
+    lines are pre-joined into chunks, so the text is a join of a bounded number of pieces
+    however long the conversation is, and the line offsets find where a capped text starts
+    by bisection. The result equals the plain rendering: the brief, every seen line (or, when
+    they do not fit ``budget``, :data:`_OMITTED` and the most recent whole lines that do), then
+    the status.
+    """
+
+    __slots__ = ("_chunk_first", "_chunks", "_pending", "_pending_chars", "_starts", "_total")
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []  # offset of each line in the uncut conversation text
+        self._total = 0  # length of the uncut conversation text
+        self._chunks: list[str] = []  # closed runs of lines, joined
+        self._chunk_first: list[int] = []  # index of each chunk's first line
+        self._pending: list[str] = []  # lines after the last chunk
+        self._pending_chars = 0
+
+    def append(self, line: str) -> None:
+        r"""Add one seen message line (it must start with its only ``"\n"``)."""
+        self._starts.append(self._total)
+        self._total += len(line)
+        self._pending.append(line)
+        self._pending_chars += len(line)
+        if self._pending_chars >= _CHUNK_CHARS or len(self._pending) >= _CHUNK_LINES:
+            self._chunk_first.append(len(self._starts) - len(self._pending))
+            self._chunks.append("".join(self._pending))
+            self._pending, self._pending_chars = [], 0
+
+    def text(self, head: str, status: str, budget: int) -> str:
+        """``head`` + the conversation cut to ``budget`` characters + ``status``."""
+        if not self._total:
+            seen = _NOTHING_YET if len(_NOTHING_YET) <= budget else _OMITTED
+            return head + seen + status
+        if self._total <= budget:
+            return "".join([head, *self._chunks, *self._pending, status])
+        # Whole lines only (the tail of a cut line could pose as a message): keep the lines
+        # starting at or after the first offset that leaves at most ``budget`` characters.
+        i = bisect_left(self._starts, self._total - budget)
+        n_chunked = len(self._starts) - len(self._pending)
+        if i >= n_chunked:  # the cut falls among the pending lines (or after the last line)
+            return "".join([head, _OMITTED, *self._pending[i - n_chunked :], status])
+        k = bisect_right(self._chunk_first, i) - 1
+        cut = self._starts[i] - self._starts[self._chunk_first[k]]
+        first = self._chunks[k][cut:] if cut else self._chunks[k]
+        return "".join([head, _OMITTED, first, *self._chunks[k + 1 :], *self._pending, status])
 
 
 def _as_scenarios(source: str | Path | list[Scenario], review: bool) -> list[Scenario]:

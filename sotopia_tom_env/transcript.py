@@ -89,8 +89,13 @@ class Transcript(BaseModel):
 
     @property
     def rounds(self) -> int:
-        """Rounds formed so far."""
-        return -(-self._blocks // max(self.n_agents, 1))
+        """Rounds formed so far (kept up to date by :meth:`add_step`, not recounted)."""
+        return -(-self._private_blocks() // max(len(self.roles), 1))
+
+    def _private_blocks(self) -> int:
+        # Straight from pydantic's store of private values: ``self._blocks`` takes pydantic's
+        # __getattr__ fallback, which costs more than the rest of a rounds lookup together.
+        return self.__pydantic_private__["_blocks"]  # type: ignore[index]
 
     def add_step(
         self, utterances: Iterable[tuple[AgentID, Sequence[AgentID], str, str]]
@@ -104,10 +109,11 @@ class Transcript(BaseModel):
         step, self.steps = self.steps, self.steps + 1
         new: list[Message] = []
         for sender, recipients, kind, text in utterances:
-            if not new:
-                rnd = self._blocks // max(self.n_agents, 1)
+            if not new:  # the step's first utterance opens a block
+                blocks = self._private_blocks()
+                rnd = blocks // max(len(self.roles), 1)
                 index = self._last_index(rnd)
-                self._blocks += 1
+                self.__pydantic_private__["_blocks"] = blocks + 1  # type: ignore[index]
             index += 1
             new.append(self._message(rnd, index, step, sender, tuple(recipients), kind, text))
         self.messages.extend(new)
