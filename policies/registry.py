@@ -18,8 +18,9 @@ from sotopia_tom_env import AgentID
 class Setup:
     """What a policy factory may use. Only privileged scripted players read ``scenario``.
 
-    ``options`` are the player options of LLM players (``policies.prompts.PLAYER_OPTIONS``);
-    scripted players ignore them.
+    ``options`` are the player options of LLM players (``policies.prompts.PLAYER_OPTIONS``)
+    and ``record_calls`` whether they keep each call's prompt and reply for the episode record;
+    scripted players ignore both.
     """
 
     agent: AgentID
@@ -27,6 +28,7 @@ class Setup:
     seed: int = 0
     client: Any = None
     options: tuple[str, ...] = ()
+    record_calls: bool = True
 
 
 POLICIES: dict[str, Callable[[Setup], Policy]] = {
@@ -34,10 +36,7 @@ POLICIES: dict[str, Callable[[Setup], Policy]] = {
     "silent": lambda s: SilentPlayer(s.agent),
     "ideal": lambda s: IdealPlayer(s.agent, s.scenario),
     "leaky": lambda s: LeakyPlayer(s.agent, s.scenario),
-    **{
-        name: (lambda s, name=name: PromptedPolicy(s.agent, s.client, name, options=s.options))
-        for name in STRATEGIES
-    },
+    **{name: (lambda s, name=name: _prompted(s, s.client, name)) for name in STRATEGIES},
 }
 """Factories by name: scripted players and the prompted strategies (which need ``client``)."""
 
@@ -60,5 +59,10 @@ def make_policy(name: str, setup: Setup) -> Policy:
         raise ValueError(f"policy {name!r} needs an LLM client")
     if trained is not None:  # the same player, asking the server for the adapter by name
         client = setup.client.with_model(trained.served_name)
-        return PromptedPolicy(setup.agent, client, trained.strategy, options=setup.options)
+        return _prompted(setup, client, trained.strategy)
     return POLICIES[name](setup)
+
+
+def _prompted(setup: Setup, client: Any, strategy: str) -> PromptedPolicy:
+    return PromptedPolicy(setup.agent, client, strategy, options=setup.options,
+                          record_calls=setup.record_calls)  # fmt: skip

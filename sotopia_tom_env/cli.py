@@ -594,6 +594,10 @@ def bench(
         ),
     ] = 4,
     player_options: PlayerOptionsOpt = "",
+    save_calls: Annotated[
+        bool,
+        typer.Option(help="Keep each LLM call's prompt and reply with its episode (viewer)."),
+    ] = True,
     concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 16,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
@@ -633,6 +637,7 @@ def bench(
         max_turns=max_turns,
         max_stale_turns=max_stale_turns,
         player_options=list(_player_options(player_options)),
+        save_calls=save_calls,
         model=(model or "default") if needs_llm else None,
     )
     with checks.scenario_errors(scenario_set):  # before any folder, file or server exists

@@ -48,3 +48,34 @@ def test_a_trained_player_asks_the_server_for_its_adapter(adapter):
     assert client.requests and all(r["model"] == served for r in client.requests)
     assert "silently" in client.requests[0]["messages"][0]["content"]  # the cot strategy's prompt
     assert client.model == "fake-model"  # the base client is untouched
+
+
+def test_saving_llm_calls_can_be_turned_off_for_every_llm_player(adapter):
+    s = scenarios.load("tiny")[0]
+    client = FakeChatClient(["{}"])
+    for name in ("basic", f"trained:{adapter}"):
+        assert make_policy(name, Setup("agent_0", s, client=client)).record_calls
+        assert not make_policy(
+            name, Setup("agent_0", s, client=client, record_calls=False)
+        ).record_calls
+
+
+def test_bench_records_the_save_calls_choice(tmp_path):
+    from typer.testing import CliRunner
+
+    from sotopia_tom_env.cli import app
+
+    out = tmp_path / "b"
+    args = [
+        "bench",
+        "--scenarios",
+        "tiny",
+        "--policies",
+        "ideal",
+        "--max-turns",
+        "3",
+        "--out",
+        str(out),
+    ]
+    assert CliRunner().invoke(app, [*args, "--no-save-calls"]).exit_code == 0
+    assert json.loads((out / "config.json").read_text())["save_calls"] is False

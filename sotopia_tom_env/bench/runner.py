@@ -77,6 +77,12 @@ class BenchConfig(BaseModel):
         "refinements that no option set reproduces.",
     )
 
+    save_calls: bool = Field(
+        default=True,
+        description="Keep each LLM call's prompt and reply in the episode record (the viewer "
+        "shows them); off for smaller records.",
+    )
+
     @field_validator("player_options")
     @classmethod
     def _known_options(cls, value: list[str] | None) -> list[str] | None:
@@ -322,7 +328,18 @@ async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> Ep
     result = await play_episode(
         env,
         lambda a, s: policies.setdefault(
-            a, make_policy(job.policy, Setup(a, s, seed=job.seed, client=client, options=options))
+            a,
+            make_policy(
+                job.policy,
+                Setup(
+                    a,
+                    s,
+                    seed=job.seed,
+                    client=client,
+                    options=options,
+                    record_calls=config.save_calls,
+                ),
+            ),
         ),
         seed=job.seed,
         scenario=job.scenario,
