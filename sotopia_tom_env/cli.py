@@ -310,22 +310,11 @@ async def _play_one(
     judgment, scores = await judge_episode(
         make_judge(judge_kind, client), result.scenario, result.transcript
     )
-    return EpisodeRecord(
-        episode_id=f"{policy}/{result.scenario.id}/{seed}",
-        policy=policy,
-        model=getattr(client, "model", None),
-        seed=seed,
-        max_turns=max_turns,
-        scenario=result.scenario,
-        transcript=result.transcript,
-        turn_log=result.turn_log,
-        returns=result.returns,
-        judgment=judgment,
-        scores=scores,
+    return EpisodeRecord.of_episode(
+        result, (judgment, scores), episode_id=f"{policy}/{result.scenario.id}/{seed}",
+        policy=policy, model=getattr(client, "model", None), seed=seed, max_turns=max_turns,
         llm=client.stats.as_dict() if client is not None else {},
-        policy_errors=result.policy_errors,
-        wall_s=result.wall_s,
-    )
+    )  # fmt: skip
 
 
 def _scores_json(scores: Any) -> dict[str, Any]:

@@ -61,6 +61,21 @@ class EpisodeRecord(BaseModel):
         description="UTC time (ISO 8601) the record was made; None in records saved before.",
     )
 
+    @classmethod
+    def of_episode(
+        cls, result: Any, judged: tuple[Judgment, Scores], **fields: Any
+    ) -> EpisodeRecord:
+        """The record of a played episode (``policies.EpisodeResult``) and its judgment.
+
+        ``fields`` give what the episode itself does not know: ``episode_id``, ``policy``,
+        ``model``, ``seed``, ``max_turns`` and ``llm``.
+        """
+        judgment, scores = judged
+        return cls(scenario=result.scenario, transcript=result.transcript,
+                   turn_log=result.turn_log, returns=result.returns, judgment=judgment,
+                   scores=scores, policy_errors=result.policy_errors, wall_s=result.wall_s,
+                   **fields)  # fmt: skip
+
     @model_validator(mode="before")
     @classmethod
     def _saved_before_times(cls, data: Any, info: ValidationInfo) -> Any:

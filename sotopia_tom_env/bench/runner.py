@@ -350,12 +350,10 @@ async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> Ep
             f"{len(failed)} LLM call(s) of the players failed for good; first: {failed[0]}"
         )
     judgment, scores = await judge_episode(judge, job.scenario, result.transcript)
-    return EpisodeRecord(
-        episode_id=job.episode_id, policy=job.policy, model=None if job.policy in SCRIPTED else getattr(client, "model", None),
-        seed=job.seed, max_turns=config.max_turns, scenario=job.scenario, transcript=result.transcript,
-        turn_log=result.turn_log, returns=result.returns, judgment=judgment, scores=scores,
-        llm=_policy_stats(policies),
-        policy_errors=result.policy_errors, wall_s=result.wall_s,
+    model = None if job.policy in SCRIPTED else getattr(client, "model", None)
+    return EpisodeRecord.of_episode(
+        result, (judgment, scores), episode_id=job.episode_id, policy=job.policy, model=model,
+        seed=job.seed, max_turns=config.max_turns, llm=_policy_stats(policies),
     )  # fmt: skip
 
 

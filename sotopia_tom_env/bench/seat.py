@@ -92,19 +92,8 @@ async def play_seat(
             policies[a] = make_policy(next(others), Setup(a, scenario, seed=seed, client=client))
     result = await play_episode(env, policies, seed=seed, scenario=scenario.id)
     judgment, scores = await judge_episode(judge, result.scenario, result.transcript)
-    return EpisodeRecord(
-        episode_id=f"{HUMAN}:{agent}/{scenario.id}/{seed}",
-        policy=HUMAN,
-        model=None,
-        seed=seed,
-        max_turns=max_turns,
-        scenario=result.scenario,
-        transcript=result.transcript,
-        turn_log=result.turn_log,
-        returns=result.returns,
-        judgment=judgment,
-        scores=scores,
+    return EpisodeRecord.of_episode(
+        result, (judgment, scores), episode_id=f"{HUMAN}:{agent}/{scenario.id}/{seed}",
+        policy=HUMAN, model=None, seed=seed, max_turns=max_turns,
         llm=client.stats.as_dict() if client is not None else {},
-        policy_errors=result.policy_errors,
-        wall_s=result.wall_s,
-    )
+    )  # fmt: skip
