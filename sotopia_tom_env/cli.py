@@ -701,11 +701,23 @@ def report(
             "correlations per metric (scores from judged-<judge>.jsonl or the run's own judge)."
         ),
     ] = None,
+    paired: Annotated[
+        str | None,
+        typer.Option(
+            help="Two policies A,B (as the report names them): the paired difference B - A of "
+            "every metric over the scenarios both played, with its 95% bootstrap interval."
+        ),
+    ] = None,
 ) -> None:
     """Rebuild the report (summary.json, report.md/html, plots, episode pages) from saved results."""
     from sotopia_tom_env.bench.agreement import UnknownJudge
     from sotopia_tom_env.bench.judging import check_judge
-    from sotopia_tom_env.bench.report import agreement_markdown, build_report, results_table
+    from sotopia_tom_env.bench.report import (
+        agreement_markdown,
+        build_report,
+        paired_markdown,
+        results_table,
+    )
 
     pair = None
     if judges is not None:
@@ -716,11 +728,22 @@ def report(
             pair = (check_judge(chosen[0]), check_judge(chosen[1]))
         except ValueError as e:
             raise checks.bad("--judges", str(e)) from None
+    both = None
+    if paired is not None:
+        both = tuple(p.strip() for p in paired.split(","))
+        if len(both) != 2 or not all(both):
+            raise checks.bad("--paired", f"{paired!r}: name two policies, e.g. sft,grpo")
     try:
-        summary = build_report(run_dir, judges=pair)
+        summary = build_report(run_dir, judges=pair, paired=both)
     except UnknownJudge as e:
         raise checks.UsageError(f"--judges: {e}") from None
+    except KeyError as e:
+        raise checks.bad("--paired", str(e.args[0])) from None
     typer.echo(results_table(summary))
+    if "paired" in summary:
+        p = summary["paired"]
+        typer.echo(f"\npaired difference, {p['b']} - {p['a']} ({p['pairs']} scenario-seed pairs):")
+        typer.echo(paired_markdown(p))
     if "judge_agreement" in summary:
         a, b = pair or ("", "")
         typer.echo(f"\njudge agreement, {b} vs {a} (per-episode scores):")

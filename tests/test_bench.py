@@ -116,6 +116,42 @@ def test_a_different_configuration_is_refused(tmp_path):
     assert len(list(read_records(out / EPISODES_FILE))) == 3
 
 
+def test_naming_more_policies_grows_the_run_and_plays_only_the_new_ones(tmp_path):
+    out = tmp_path / "run"
+    assert bench_here(out).exit_code == 0
+    before = {r.episode_id: r.model_dump_json() for r in read_records(out / EPISODES_FILE)}
+    grown = bench_here(out, "--policies", "ideal,leaky")
+    assert grown.exit_code == 0, grown.output
+    records = list(read_records(out / EPISODES_FILE))
+    assert Counter(r.policy for r in records) == {"ideal": 3, "leaky": 3}
+    assert {r.episode_id: r.model_dump_json() for r in records if r.policy == "ideal"} == before
+    assert json.loads((out / "config.json").read_text())["policies"] == ["ideal", "leaky"]
+    # Fewer policies than the run holds is a different run, not a resume.
+    fewer = bench_here(out, "--policies", "leaky")
+    assert fewer.exit_code == 2 and "different configuration" in fewer.output
+
+
+def test_paired_difference_is_per_scenario_and_names_an_unknown_policy(tmp_path):
+    out = tmp_path / "run"
+    assert bench_here(out, "--policies", "ideal,leaky,random").exit_code == 0
+    r = cli("report", str(out), "--paired", "ideal,leaky")
+    assert r.returncode == 0, r.stderr
+    paired = json.loads((out / "summary.json").read_text())["paired"]
+    cm = {(x.policy, x.scenario.id): x.scores.CM for x in read_records(out / EPISODES_FILE)}
+    diffs = [cm[("leaky", s)] - cm[("ideal", s)] for (p, s) in cm if p == "ideal"]
+    assert paired["pairs"] == 3 and paired["metrics"]["CM"]["n"] == 3
+    assert paired["metrics"]["CM"]["mean"] == pytest.approx(sum(diffs) / 3)
+    low, high = paired["metrics"]["CM"]["ci"]
+    assert low <= paired["metrics"]["CM"]["mean"] <= high < 0  # the leaker loses on every scenario
+    assert "Paired difference (leaky − ideal" in (out / "report.md").read_text()
+    assert "paired difference, leaky - ideal" in r.stdout
+    behaviour = json.loads((out / "summary.json").read_text())["interaction"]
+    assert behaviour["ideal"]["leave_rate"] == 1.0 and behaviour["ideal"]["zero_cm_rate"] == 0.0
+    assert behaviour["random"]["zero_cm_rate"] == 1.0
+    unknown = cli("report", str(out), "--paired", "ideal,cot")
+    assert unknown.returncode == 2 and "no episodes of policy 'cot'" in unknown.stderr
+
+
 def test_report_comes_from_saved_verdicts_and_is_reproducible(tmp_path):
     out = tmp_path / "run"
     r = cli(

@@ -28,7 +28,13 @@ from typing import Any
 from sotopia_tom_env.bench.agreement import agreement, judge_rows
 from sotopia_tom_env.bench.plots import FORMATS, write_plots
 from sotopia_tom_env.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes, read_judged
-from sotopia_tom_env.bench.summary import METRICS, bootstrap_ci, label, summarize
+from sotopia_tom_env.bench.summary import (
+    METRICS,
+    bootstrap_ci,
+    label,
+    paired_differences,
+    summarize,
+)
 from sotopia_tom_env.bench.viewer import page_name, write_episode_page
 
 log = logging.getLogger(__name__)
@@ -47,6 +53,8 @@ _INTERACTION = {  # key -> (column, how its value is written)
     "malformed_rate": ("malformed rate", "share"),
     "stale_rate": ("stale rate", "share"),
     "violation_rate": ("violation rate", "share"),
+    "zero_cm_rate": ("InfoMgmt 0", "share"),
+    "leave_rate": ("left", "share"),
     "completion_tokens": ("completion tokens", "count"),
 }
 GLOSSARY = {
@@ -75,6 +83,10 @@ GLOSSARY = {
     "time (a stale conversation).",
     "violation rate": "Share of judged episodes with at least one critical privacy violation "
     "(CPV > 0).",
+    "InfoMgmt 0": "Share of judged episodes scoring InfoMgmt 0 (some factor of CM was 0).",
+    "left": "Share of agents that left when done (the last one counts when all others left, "
+    "as that ends the episode), rather than being cut off by the turn limit or a stale "
+    "conversation.",
     "completion tokens": "Tokens the players generated, summed over the policy's episodes (0 "
     "for scripted players).",
     "win rate": "Row beats column on InfoMgmt on the same scenario and seed; ties count half.",
@@ -103,7 +115,12 @@ class Table:
     rows: list[list[str]]
 
 
-def build_report(out: Path, seed: int = 0, judges: tuple[str, str] | None = None) -> dict[str, Any]:
+def build_report(
+    out: Path,
+    seed: int = 0,
+    judges: tuple[str, str] | None = None,
+    paired: tuple[str, str] | None = None,
+) -> dict[str, Any]:
     """Rebuild every report file in ``out`` from its episodes; return the summary.
 
     Args:
@@ -112,10 +129,14 @@ def build_report(out: Path, seed: int = 0, judges: tuple[str, str] | None = None
         judges: two judges (e.g. ``("rule", "llm")``) whose per-episode scores to correlate,
             per metric, in a "Judge agreement" section and ``summary["judge_agreement"]``
             (see :func:`~sotopia_tom_env.bench.agreement.judge_rows` for where scores come from).
+        paired: two policy labels ``(a, b)``: the per-episode difference ``b − a`` of every
+            metric over the scenarios both played, in a "Paired difference" section and
+            ``summary["paired"]``.
 
     Raises:
         NoEpisodes: ``out`` holds no readable episode (nothing is written then).
         UnknownJudge: a judge of ``judges`` has no scores in ``out`` (nothing is written then).
+        KeyError: a policy of ``paired`` has no episodes in ``out`` (nothing is written then).
     """
     # Sorted, so the report does not depend on the order episodes happened to finish in.
     records = sorted(read_episodes(out / EPISODES_FILE), key=lambda r: r.episode_id)
@@ -125,6 +146,8 @@ def build_report(out: Path, seed: int = 0, judges: tuple[str, str] | None = None
     summary = summarize(records, seed)
     if pair is not None:
         summary["judge_agreement"] = pair
+    if paired is not None:
+        summary["paired"] = paired_differences(records, *paired, seed=seed)
     (out / "summary.json").write_text(
         json.dumps(summary, indent=2, sort_keys=True), encoding="utf-8"
     )
@@ -270,6 +293,22 @@ def agreement_table(pair: dict[str, Any]) -> Table:
         for m in pair["metrics"]
     ]  # fmt: skip
     return Table(head, rows)
+
+
+def paired_table(paired: dict[str, Any]) -> Table:
+    """Per metric: the mean paired difference, its 95% interval and the number of pairs."""
+    rows = []
+    for m, d in paired["metrics"].items():
+        low, high = d["ci"]
+        rows.append(
+            [_HEAD[m], _signed(d["mean"]), f"[{_signed(low)}, {_signed(high)}]", str(d["n"])]
+        )
+    return Table(["metric", "mean difference", "95% CI", "pairs"], rows)
+
+
+def paired_markdown(paired: dict[str, Any]) -> str:
+    """The paired-difference table (Markdown), for the terminal."""
+    return _md(paired_table(paired))
 
 
 def agreement_markdown(pair: dict[str, Any]) -> str:
@@ -423,6 +462,10 @@ class Report:
         ]  # fmt: skip
         if self.judged:
             parts.append(("Scores from other judges (sotopia-tom judge)", judges_table(s, self.judged)))  # fmt: skip
+        if "paired" in s:
+            p = s["paired"]
+            parts.append((f"Paired difference ({p['b']} − {p['a']}, same scenario and seed)",
+                          paired_table(p)))  # fmt: skip
         if "judge_agreement" in s:
             a, b = s["judge_agreement"]["judges"]
             parts.append((f"Judge agreement ({a} vs {b}, per-episode scores)",

@@ -4,7 +4,8 @@ Every finished episode is appended to ``OUT/episodes.jsonl`` at once (see ``reco
 killed midway loses nothing but the episodes in flight. Running the same command into the same
 folder resumes: finished episodes (by ``episode_id``) are skipped and the rest are played. The
 run's configuration is saved in ``OUT/config.json``; a different configuration is refused rather
-than mixed into the same results. One run at a time writes into a folder (``lock``): a second
+than mixed into the same results, except that naming more policies grows the run (only the new
+policies' episodes are played). One run at a time writes into a folder (``lock``): a second
 one is refused with :class:`~sotopia_tom_env.bench.lock.FolderInUse`.
 """
 
@@ -192,14 +193,15 @@ def prepare_out(out: Path, config: BenchConfig) -> set[str]:
     start that failed before playing binds nothing).
 
     Raises:
-        ConfigMismatch: the folder holds episodes of a different configuration.
+        ConfigMismatch: the folder holds episodes of a different configuration (more
+            policies with everything else equal is not different: the run grows).
         ConfigDamaged: the folder holds episodes but its ``config.json`` cannot be read.
     """
     out.mkdir(parents=True, exist_ok=True)
     drop_torn_tail(out / EPISODES_FILE)
     done = {r.episode_id for r in read_records(out / EPISODES_FILE)}
     saved = _saved_config(out / CONFIG_FILE, len(done)) if done else None
-    if saved is None:
+    if saved is None or _adds_policies(saved, config):
         _write_atomic(out / CONFIG_FILE, config.model_dump_json(indent=2))
     elif saved != config:
         diff = ", ".join(
@@ -212,6 +214,16 @@ def prepare_out(out: Path, config: BenchConfig) -> set[str]:
             "use another --out folder, or the same options to resume"
         )
     return done
+
+
+def _adds_policies(saved: BenchConfig, config: BenchConfig) -> bool:
+    """``config`` is ``saved`` with more policies: the run grows, its episodes stay valid.
+
+    So a new policy (a trained checkpoint, say) joins a finished run and plays only its own
+    episodes, on the same scenarios, seeds and settings as the others.
+    """
+    same_rest = saved.model_copy(update={"policies": config.policies}) == config
+    return same_rest and set(saved.policies) < set(config.policies)
 
 
 def _saved_config(path: Path, episodes: int) -> BenchConfig | None:

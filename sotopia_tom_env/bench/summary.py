@@ -94,8 +94,43 @@ def interaction_stats(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, f
             "malformed_rate": _share(bool(t["error"]) for t in turns),
             "stale_rate": _share(_metric(r, "EFF") == 0 for r in judged),
             "violation_rate": _share((_metric(r, "CPV") or 0) > 0 for r in judged),
+            "zero_cm_rate": _share(_cm(r) == 0 for r in judged),
+            "leave_rate": sum(map(_left, rs)) / max(1, sum(len(r.scenario.agents) for r in rs)),
             "completion_tokens": float(sum(r.llm.get("completion_tokens", 0) for r in rs)),
         }
+    return out
+
+
+def paired_differences(
+    records: Iterable[EpisodeRecord], a: str, b: str, seed: int = 0
+) -> dict[str, Any]:
+    """Mean per-episode difference ``b − a`` of every metric, with its 95% bootstrap interval.
+
+    Over the scenario-seed pairs both policies played (labels or bare policy names): each
+    scenario is its own control, so the interval is narrower than the two means' suggest.
+
+    Raises:
+        KeyError: a label has no episodes.
+    """
+    by_key: dict[str, dict[tuple[str, int], EpisodeRecord]] = {a: {}, b: {}}
+    for r in unique_episodes(records):
+        for name in {label(r), r.policy} & by_key.keys():  # "basic @ model" or just "basic"
+            by_key[name][(r.scenario.id, r.seed)] = r
+    for name, found in by_key.items():
+        if not found:
+            raise KeyError(f"no episodes of policy {name!r}")
+    keys = sorted(by_key[a].keys() & by_key[b].keys())
+    out: dict[str, Any] = {"a": a, "b": b, "pairs": len(keys), "metrics": {}}
+    for m in METRICS:
+        diffs = [
+            y - x
+            for k in keys
+            if (x := _metric(by_key[a][k], m)) is not None
+            and (y := _metric(by_key[b][k], m)) is not None
+        ]
+        low, high = bootstrap_ci(diffs, seed) if diffs else (float("nan"), float("nan"))
+        mean = float(np.mean(diffs)) if diffs else float("nan")
+        out["metrics"][m] = {"mean": mean, "ci": [low, high], "n": len(diffs)}
     return out
 
 
@@ -185,6 +220,12 @@ def _metric(r: EpisodeRecord, m: str) -> float | None:
     if r.scores is None:
         return None
     return r.scores.CM if m == "CM" else r.scores.summary().get(m)
+
+
+def _left(r: EpisodeRecord) -> int:
+    """Agents that left, counting the last one when all others did (the env ends it there)."""
+    left = sum(t["action_type"] == "leave" for t in r.turn_log)
+    return left + (left == len(r.scenario.agents) - 1)
 
 
 def _share(flags: Iterable[bool]) -> float:
