@@ -622,7 +622,12 @@ def bench(
     from sotopia_tom_env.bench.judging import judge_client
     from sotopia_tom_env.bench.lock import hold
     from sotopia_tom_env.bench.report import build_report, results_table
-    from sotopia_tom_env.bench.runner import BenchConfig, plan, prepare_out
+    from sotopia_tom_env.bench.runner import (
+        BenchConfig,
+        iter_jobs,
+        prepare_out,
+        select_scenarios,
+    )
 
     judge_ep = _judge_endpoint(judge, model, base_url, judge_model, judge_base_url)
     names = checks.names(policies, "--policies")
@@ -651,21 +656,22 @@ def bench(
         judge_ep if judge == "llm" else None,
     )  # fmt: skip
     with checks.scenario_errors(scenario_set):  # before any folder, file or server exists
-        jobs = plan(config)
-    if not jobs:
+        chosen = select_scenarios(config)
+    if not chosen:
         raise checks.bad("--scenarios", f"{scenario_set!r} holds no scenarios to play")
     with hold(out):  # for the whole run: a second run into `out` is refused at once
         done = prepare_out(out, config)
-        todo = [j for j in jobs if j.episode_id not in done]
-        typer.echo(f"{len(done)} episodes already in {out}, {len(todo)} to play")
+        # Counted, not listed: the runners make jobs only as slots free up.
+        todo = sum(1 for j in iter_jobs(config, chosen) if j.episode_id not in done)
+        typer.echo(f"{len(done)} episodes already in {out}, {todo} to play")
         if todo and ray_endpoints:
-            _bench_ray(config, out, ray_endpoints, concurrency, workers, address, len(todo))
+            _bench_ray(config, out, ray_endpoints, concurrency, workers, address, todo)
         elif todo:
             with (
                 _client(players_need_llm, model, base_url, trained) as client,
                 judge_client(judge, client, (model, base_url), judge_ep) as judge_llm,
             ):
-                asyncio.run(_bench(config, out, client, judge_llm, concurrency, len(todo)))
+                asyncio.run(_bench(config, out, client, judge_llm, concurrency, todo))
         summary = build_report(out)
     typer.echo(results_table(summary))
     typer.echo(f"report: {out / 'report.md'}, {out / 'report.html'}")
@@ -744,7 +750,7 @@ async def _bench(
     from tqdm import tqdm
 
     from sotopia_tom_env.bench.judging import make_judge
-    from sotopia_tom_env.bench.runner import run_bench
+    from sotopia_tom_env.bench.runner import play_bench
 
     tokens = 0
     with tqdm(total=total, unit="ep", desc="episodes") as bar:
@@ -755,7 +761,7 @@ async def _bench(
             bar.set_postfix(tokens=tokens, last=record.episode_id[:40])
             bar.update()
 
-        await run_bench(config, out, client=client, judge=make_judge(config.judge, judge_llm),
+        await play_bench(config, out, client=client, judge=make_judge(config.judge, judge_llm),
                         concurrency=concurrency, on_record=tick)  # fmt: skip
 
 
