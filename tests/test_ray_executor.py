@@ -68,6 +68,7 @@ def saved(out: Path) -> dict[str, dict]:
     return by_id
 
 
+@pytest.mark.slow  # a Ray cluster takes 10-20 s to start on a busy machine
 def test_ray_gives_the_local_runners_records(cluster, local_run, tmp_path):
     lines_seen: list[int] = []
 
@@ -80,6 +81,7 @@ def test_ray_gives_the_local_runners_records(cluster, local_run, tmp_path):
     assert saved(tmp_path) == local_run
 
 
+@pytest.mark.slow  # a Ray cluster takes 10-20 s to start on a busy machine
 def test_a_worker_killed_mid_run_loses_no_episode(cluster, local_run, tmp_path):
     target = plan(config())[9].episode_id  # mid-run: others finished, others in flight
     marker = tmp_path / "crashed"
@@ -92,9 +94,11 @@ def test_a_worker_killed_mid_run_loses_no_episode(cluster, local_run, tmp_path):
     assert saved(tmp_path / "out") == local_run  # every episode once, the replay identical
 
 
+@pytest.mark.slow  # a Ray cluster takes 10-20 s to start on a busy machine
 def test_cli_bench_with_ray_writes_the_report(cluster, tmp_path):
-    args = ["bench", "--executor", "ray", "--scenarios", "tiny", "--policies", "ideal,silent",
-            "--max-turns", "8", "--out", str(tmp_path)]  # fmt: skip
+    # Three workers on two CPUs: they share the CPUs rather than one waiting forever.
+    args = ["bench", "--executor", "ray", "--workers", "3", "--scenarios", "tiny",
+            "--policies", "ideal,silent", "--max-turns", "8", "--out", str(tmp_path)]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert len(saved(tmp_path)) == len(scenarios_in("tiny")) * 2

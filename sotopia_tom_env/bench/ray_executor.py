@@ -154,10 +154,15 @@ def _connect(ray: Any, address: str | None) -> bool:
 def start_workers(
     ray: Any, config: BenchConfig, endpoints: Endpoints, workers: int | None, concurrency: int
 ) -> list[Any]:
-    """Start the worker actors, spread over the cluster's nodes."""
-    n = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    """Start the worker actors, spread over the cluster's nodes.
+
+    More workers than CPUs share them (a fraction each): a worker that cannot be placed would
+    hold its episodes forever.
+    """
+    cpus = max(1.0, ray.cluster_resources().get("CPU", 1.0))
+    n = workers or int(cpus)
     actor = ray.remote(EpisodeWorker).options(
-        num_cpus=1,
+        num_cpus=min(1.0, cpus / n),
         max_concurrency=concurrency,
         max_restarts=RETRIES,
         max_task_retries=RETRIES,
