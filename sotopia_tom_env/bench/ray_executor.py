@@ -123,8 +123,12 @@ def play_bench_ray(
             done = prepare_out(out, config)
             sink = ResultSink(out, done, on_record)
             actors = start_workers(ray, config, endpoints or Endpoints(), workers, concurrency)
-            for job, result in stream(ray, actors, pending_jobs(config, done), concurrency):
-                sink.take(job, result)
+            try:
+                for job, result in stream(ray, actors, pending_jobs(config, done), concurrency):
+                    sink.take(job, result)
+            finally:  # free their CPUs now: a cluster that stays up may run the next bench
+                for actor in actors:
+                    ray.kill(actor)
             return sink.close()
     finally:
         if started:
