@@ -3,7 +3,7 @@
 When ``$SOTOPIA_TOM_CRASH`` names a JSON file ``{"episode_id": ..., "marker": ...}``, the first
 worker to start that episode creates the marker and exits at once (``os._exit``: no cleanup,
 like an out-of-memory kill); its replay finds the marker and plays the episode. Without the
-file nothing changes.
+file nothing changes; with ``"always": true`` in it, every attempt dies.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ def _maybe_crash(episode_id: str) -> None:
     target = json.loads(plan.read_text())
     if target["episode_id"] != episode_id:
         return
+    if target.get("always"):  # an episode that kills every worker playing it
+        os._exit(1)
     try:  # O_EXCL: only the first attempt dies, wherever the replay lands
         os.close(os.open(target["marker"], os.O_CREAT | os.O_EXCL))
     except FileExistsError:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from rewards import RuleJudge
 from sotopia_tom_env.bench.records import EPISODES_FILE, read_records
-from sotopia_tom_env.bench.runner import BenchConfig, plan, play_bench
+from sotopia_tom_env.bench.runner import BenchConfig, EpisodeError, plan, play_bench
 from sotopia_tom_env.cli import app
 
 ray = pytest.importorskip("ray")
@@ -92,6 +92,25 @@ def test_a_worker_killed_mid_run_loses_no_episode(cluster, local_run, tmp_path):
         cluster.unlink()
     assert marker.exists(), "the worker never crashed: the test proved nothing"
     assert saved(tmp_path / "out") == local_run  # every episode once, the replay identical
+
+
+@pytest.mark.slow  # a Ray cluster takes 10-20 s to start on a busy machine
+def test_an_episode_that_always_kills_its_worker_stops_only_that_worker(
+    cluster, local_run, tmp_path
+):
+    target = plan(config())[4].episode_id
+    cluster.write_text(json.dumps({"episode_id": target, "always": True}))
+    try:
+        with pytest.raises(EpisodeError, match="worker was lost"):
+            play_bench_ray(config(), tmp_path, concurrency=2)
+    finally:
+        cluster.unlink()
+    partial = saved(tmp_path)
+    assert target not in partial  # the other worker played on: most episodes are saved
+    assert len(partial) >= len(local_run) // 2
+    assert all(partial[k] == local_run[k] for k in partial)
+    play_bench_ray(config(), tmp_path, concurrency=2)  # the same command again resumes
+    assert saved(tmp_path) == local_run
 
 
 @pytest.mark.slow  # a Ray cluster takes 10-20 s to start on a busy machine

@@ -181,14 +181,16 @@ def stream(
     """Yield ``(job, record or error)`` as each episode finishes, keeping every worker busy.
 
     Jobs are drawn only when a worker has a free slot, so at most ``concurrency`` episodes per
-    worker exist at any time, wherever they are.
+    worker exist at any time, wherever they are. A worker lost for good gets no more jobs; if
+    none is left, the remaining jobs are yielded as failed, so the run says what it missed.
     """
     load = [0] * len(actors)
+    live = set(range(len(actors)))
     flying: dict[Any, tuple[Job, int]] = {}
 
     def submit() -> None:
-        while True:
-            i = min(range(len(actors)), key=load.__getitem__)
+        while live:
+            i = min(live, key=load.__getitem__)
             if load[i] >= concurrency or (job := next(jobs, None)) is None:
                 return
             flying[actors[i].play.remote(job)] = (job, i)
@@ -200,16 +202,25 @@ def stream(
         for ref in ready:
             job, i = flying.pop(ref)
             load[i] -= 1
-            yield job, _outcome(ray, ref)
+            outcome = _outcome(ray, ref)
+            if isinstance(outcome, WorkerLost):
+                live.discard(i)
+            yield job, outcome
         submit()
+    for job in jobs:  # only when every worker is lost
+        yield job, WorkerLost("not played: every worker was lost")
+
+
+class WorkerLost(EpisodeFailed):
+    """The episode's worker died more often than Ray restarts it."""
 
 
 def _outcome(ray: Any, ref: Any) -> EpisodeRecord | BaseException:
     """The finished call's record, or the error to hand the sink."""
     try:
         result = ray.get(ref)
-    except ray.exceptions.RayActorError as e:  # its worker died more often than retried
-        return EpisodeFailed(f"its worker was lost: {e}")
+    except ray.exceptions.RayActorError as e:
+        return WorkerLost(f"its worker was lost: {e}")
     except ray.exceptions.RayTaskError as e:  # a bug in playing: the sink stops the run
         return e.as_instanceof_cause()
     return EpisodeFailed(result) if isinstance(result, str) else result
