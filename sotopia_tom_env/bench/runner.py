@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -181,8 +181,24 @@ def plan(config: BenchConfig) -> list[Job]:
 
     So a partial run still compares the policies on the same scenarios.
     """
-    chosen = select_scenarios(config)
-    return [Job(p, s, seed) for s in chosen for seed in config.seeds for p in config.policies]
+    return list(iter_jobs(config, select_scenarios(config)))
+
+
+def iter_jobs(config: BenchConfig, chosen: list[Scenario]) -> Iterator[Job]:
+    """The episodes of :func:`plan`, made one at a time as they are asked for.
+
+    A job only points at its scenario, and the runners draw jobs only as episodes finish, so
+    asking for 10,000 episodes holds no more in memory than asking for 100.
+    """
+    for s in chosen:
+        for seed in config.seeds:
+            for p in config.policies:
+                yield Job(p, s, seed)
+
+
+def pending_jobs(config: BenchConfig, done: set[str]) -> Iterator[Job]:
+    """The episodes of the run not yet in ``done``, made lazily."""
+    return (j for j in iter_jobs(config, select_scenarios(config)) if j.episode_id not in done)
 
 
 def prepare_out(out: Path, config: BenchConfig) -> set[str]:
@@ -285,6 +301,31 @@ async def run_bench(
 ) -> list[EpisodeRecord]:
     """Play every unfinished episode of ``config`` into ``out`` and return all records there.
 
+    :func:`play_bench` without reading the results back; see it for the arguments.
+
+    Returns:
+        Every episode in ``out``, one record per episode id.
+    """
+    with hold(out):
+        await play_bench(config, out, client=client, judge=judge, concurrency=concurrency,
+                         on_record=on_record)  # fmt: skip
+        return read_episodes(out / EPISODES_FILE)
+
+
+async def play_bench(
+    config: BenchConfig,
+    out: Path,
+    *,
+    client: Any = None,
+    judge: Any,
+    concurrency: int = 16,
+    on_record: Callable[[EpisodeRecord], None] | None = None,
+) -> int:
+    """Play every unfinished episode of ``config`` into ``out``; return how many were saved.
+
+    Memory stays flat however many episodes are asked for: jobs are made as slots free up,
+    at most ``concurrency`` episodes are in flight, and each record is written and dropped.
+
     Args:
         config: the run.
         out: the results folder (created; resumed if it holds the same configuration).
@@ -293,9 +334,6 @@ async def run_bench(
         concurrency: episodes in flight at once.
         on_record: called after each record is saved (progress display).
 
-    Returns:
-        Every episode in ``out``, one record per episode id.
-
     Raises:
         FolderInUse: another process is writing into ``out``.
         EpisodeError: an episode failed because its LLM endpoint did (the rest can resume).
@@ -303,29 +341,62 @@ async def run_bench(
     """
     with hold(out):
         done = prepare_out(out, config)
-        todo = [j for j in plan(config) if j.episode_id not in done]
+        sink = ResultSink(out, done, on_record)
 
         async def play(job: Job) -> EpisodeRecord:
             return await play_job(job, config, client, judge)
 
-        failed: list[str] = []
-        async for job, result in play_many(todo, play, concurrency):
-            if isinstance(result, EpisodeFailed | LLMError):
-                # An endpoint failure is an outside event: the other episodes go on, this one
-                # is left for the next run of the same command.
-                failed.append(f"{job.episode_id}: {result}")
-                continue
-            if isinstance(result, BaseException):  # anything else may be a bug: stop and show it
-                raise RuntimeError(f"episode {job.episode_id} failed: {result!r}") from result
-            append_record(out / EPISODES_FILE, result)
-            if on_record:
-                on_record(result)
-        if failed:
+        async for job, result in play_many(pending_jobs(config, done), play, concurrency):
+            sink.take(job, result)
+        return sink.close()
+
+
+class ResultSink:
+    """The one writer of a run: saves each finished episode at once, once per episode id.
+
+    Both executors hand it ``(job, result)`` pairs as episodes finish. A result for an
+    episode already saved (a retried task whose first attempt got through) is dropped, so a
+    retry never writes an episode twice.
+    """
+
+    def __init__(
+        self, out: Path, done: set[str], on_record: Callable[[EpisodeRecord], None] | None
+    ) -> None:
+        self.path, self.saved, self.on_record = out / EPISODES_FILE, set(done), on_record
+        self.failed: list[str] = []
+        self.played = 0
+
+    def take(self, job: Job, result: EpisodeRecord | BaseException) -> None:
+        """Save ``result``, note an outside failure, or raise for anything else."""
+        if isinstance(result, EpisodeFailed | LLMError):
+            # An endpoint failure is an outside event: the other episodes go on, this one
+            # is left for the next run of the same command.
+            self.failed.append(f"{job.episode_id}: {result}")
+            return
+        if isinstance(result, BaseException):  # anything else may be a bug: stop and show it
+            raise RuntimeError(f"episode {job.episode_id} failed: {result!r}") from result
+        if result.episode_id in self.saved:
+            return
+        append_record(self.path, result)
+        self.saved.add(result.episode_id)
+        self.played += 1
+        if self.on_record:
+            self.on_record(result)
+
+    def close(self) -> int:
+        """The number of episodes saved; raise if some failed for an outside reason.
+
+        Raises:
+            EpisodeError: naming how many failed and the first failure.
+        """
+        if self.failed:
+            total = len(self.failed) + self.played
             raise EpisodeError(
-                f"{len(failed)} of {len(todo)} episodes failed because their LLM endpoint did "
-                f"(first: {failed[0]}); the others are saved: rerun the same command to retry"
+                f"{len(self.failed)} of {total} episodes failed because their LLM endpoint "
+                f"(or their worker) did (first: {self.failed[0]}); the others are saved: "
+                "rerun the same command to retry"
             )
-        return read_episodes(out / EPISODES_FILE)
+        return self.played
 
 
 async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> EpisodeRecord:
