@@ -146,6 +146,19 @@ def test_examples_are_sampled_per_call_and_reproducible_by_seed():
     assert len(set(sampled(1))) > 1  # not one fixed pair
 
 
+def test_same_seed_and_replies_give_the_same_prompts():
+    def prompts_of(seed: int) -> list[str]:
+        broken, _ = break_scenario(LEGAL[1])
+        replies = [json.dumps(draft(broken)), json.dumps(draft(LEGAL[2]))]
+        verdicts = [verdict(False, "unreachable", draft(LEGAL[1])), verdict(True, "ok", draft(LEGAL[2]))]  # fmt: skip
+        client = scripted(replies, verdicts)
+        run(pipeline(client, seed=seed), number=2)
+        return [json.dumps(r["messages"]) for r in client.requests]
+
+    assert prompts_of(3) == prompts_of(3)
+    assert prompts_of(3) != prompts_of(4)
+
+
 def test_judge_failures_and_call_errors_are_counted_never_raised():
     s = draft(LEGAL[4])
     client = scripted(
