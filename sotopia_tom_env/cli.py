@@ -854,28 +854,73 @@ def generate(
     audit: Annotated[
         Path, typer.Option(help="Rejected and corrected originals with their reasons.")
     ] = Path("generated-audit.json"),
+    errors: Annotated[
+        Path, typer.Option(help="Malformed replies and failed calls, with the reason.")
+    ] = Path("generated-errors.json"),
+    seeds: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="Seeds file (a list; bad ones carry "
+            "'reason'), e.g. a previous --seeds-out; default: curated from Gold.",
+        ),
+    ] = None,
+    seeds_out: Annotated[
+        Path | None, typer.Option(help="Write the seed pool, grown by this run's audit, here.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seeds the sampling of examples per call.")] = 7,
+    good_examples: Annotated[int, typer.Option(min=1, help="Good examples per call.")] = 1,
+    bad_examples: Annotated[int, typer.Option(min=0, help="Bad examples per call.")] = 2,
+    learn_good: Annotated[
+        bool, typer.Option(help="Scenarios accepted without corrections become good seeds.")
+    ] = True,
     max_attempts: Annotated[int, typer.Option(min=1, help="Attempts per wanted scenario.")] = 4,
-    max_tokens: Annotated[int, typer.Option(min=1, help="Generation budget per call.")] = 3000,
+    temperature: Annotated[float, typer.Option(min=0, help="Generator temperature.")] = 0.9,
+    max_tokens: Annotated[int, typer.Option(min=1, help="Generation budget per call.")] = 4000,
+    judge_temperature: Annotated[float, typer.Option(min=0, help="Judge temperature.")] = 0.0,
+    judge_max_tokens: Annotated[int, typer.Option(min=1, help="Judge budget per call.")] = 6000,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
+    judge_model: JudgeModelOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
 ) -> None:
     """Generate scenarios with an LLM: generate, judge and correct, validate, de-duplicate."""
-    from scenarios.generate.llm import GenerationResult, ScenarioPipeline
+    from scenarios.generate.llm import GenerationResult, Sampling, ScenarioPipeline
+    from scenarios.generate.seeds import SeedPool
+    from sotopia_tom_env.bench.judging import judge_client
 
     checks.endpoint(model, base_url)
+    judge_ep = _judge_endpoint("llm", model, base_url, judge_model, judge_base_url)
+    pool = SeedPool.from_file(seeds) if seeds else SeedPool.curated()
     result = GenerationResult()
-    with _client(True, model, base_url) as client:
-        pipeline = ScenarioPipeline(client, max_attempts=max_attempts, max_tokens=max_tokens)
+    with (
+        _client(True, model, base_url) as client,
+        judge_client("llm", client, (model, base_url), judge_ep) as judge,
+    ):
+        pipeline = ScenarioPipeline(
+            client, judge_client=judge, pool=pool, seed=seed,
+            generation=Sampling(temperature, max_tokens),
+            judging=Sampling(judge_temperature, judge_max_tokens),
+            examples=(good_examples, bad_examples), learn_good=learn_good,
+            max_attempts=max_attempts,
+        )  # fmt: skip
         for name in sector:
             asyncio.run(pipeline.run(name, agents, number, result))
     scenarios.dump(result.accepted, out)
-    audit.write_text(
-        json.dumps(result.audit, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    _write_json(audit, result.audit)
+    _write_json(errors, result.errors)
+    if seeds_out:
+        _write_json(seeds_out, pool.records())
     typer.echo(json.dumps(result.summary(), indent=2))
     typer.echo(
-        f"{len(result.accepted)} accepted -> {out}; {len(result.audit)} audit entries -> {audit}"
+        f"{len(result.accepted)} accepted -> {out}; {len(result.audit)} audit entries -> {audit}; "
+        f"{len(result.errors)} errors -> {errors}"
     )
+
+
+def _write_json(path: Path, value: Any) -> None:
+    path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 @app.command()

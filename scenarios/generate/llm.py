@@ -1,15 +1,21 @@
 """LLM scenario generation: generate, judge and correct, validate, de-duplicate, audit.
 
-For each attempt a generator call writes a candidate scenario for a sector and agent count,
-shown a good seed and a bad seed with the reason it is bad. A judge call checks it against the
-benchmark's logic rules and returns ``is_logically_correct``, ``anomalies_reason`` and a
-``corrected_scenario_json`` with minimal edits. The corrected scenario is parsed and run through
-our validator; accepted scenarios go to the output, rejected ones (and the originals the judge
-had to correct) go to an audit list with their reason, which can seed the next round.
-Candidates are de-duplicated by a stable hash. Counters per sector record attempts, accepted,
-generation and judge errors, validator rejections and duplicates.
+Each attempt makes two structured-output calls. The generator (its own model and sampling)
+writes a :class:`~scenarios.generate.wire.ScenarioDraft` for a sector and agent count, shown
+good and bad examples sampled afresh from a :class:`~scenarios.generate.seeds.SeedPool`. The
+judge (its own model, usually colder) answers a :class:`~scenarios.generate.wire.JudgeVerdict`:
+``is_logically_correct``, ``anomalies_reason`` and a ``corrected_scenario_json`` with minimal
+edits. The corrected scenario is parsed and run through our validator; accepted scenarios go to
+the output. Originals the judge had to correct, and corrected scenarios the validator still
+rejects, go to the audit with their reason *and back into the pool as bad seeds*, so later
+prompts show the model its own mistakes; cleanly accepted scenarios may join the good seeds.
 
-The client is any object with an async ``chat(messages, *, response_format, temperature,
+Malformed replies never stop a run: they are counted, recorded in ``errors`` with the reason
+and the start of the reply, and the attempt is retried after a pause. Candidates are
+de-duplicated by a stable hash. All sampling uses a random generator seeded by ``seed``, the
+sector and the agent count, so a run with the same replies picks the same examples.
+
+The clients are any objects with an async ``chat(messages, *, response_format, temperature,
 max_tokens)`` returning an object with ``.text`` (see ``sotopia_tom_env.llm``); this module
 imports nothing else from the project.
 """
@@ -19,46 +25,67 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from scenarios.generate.seeds import seed_pair
+from pydantic import BaseModel
+
+from scenarios.generate.seeds import Seed, SeedPool
+from scenarios.generate.wire import (
+    JudgeVerdict,
+    ScenarioDraft,
+    first_json_object,
+    parse_draft,
+    parse_verdict,
+    render,
+    to_record,
+)
 from scenarios.io import ScenarioFormatError, parse_scenario
 from scenarios.schema import Scenario
 from scenarios.validate import check
 
-GENERATOR = """You write realistic workplace knowledge-sharing scenarios as JSON for the {sector} sector.
+__all__ = ["GenerationResult", "Sampling", "ScenarioPipeline", "first_json_object", "stable_hash"]
 
-Write ONE new scenario with exactly {agents} agents, in the same JSON format as the good example.
-Rules:
-- Each agent holds 4-6 short facts (pre_interaction_knowledge), each with 1-2 concrete, checkable details (amounts, rates, dates, names, codes) and a realistic "public" or "private" sensitivity.
-- sharing_policy.what_to_share and what_not_to_share name the agent's OWN items exactly, never overlap, and what_not_to_share items are private.
-- desired_knowledge names items that OTHER agents hold AND list in what_to_share; cannot_know_knowledge names items other agents hold and list in what_not_to_share. These lists are for evaluation only.
-- primary_objective paraphrases what the agent needs in 1-2 sentences, one hint per desired item, with no numbers, codes or names from any fact.
-- knowledge_domain_map maps 3-6 domains to the exact roles that own them.
-- A new decision, not a copy of the examples.
+GENERATOR_SYSTEM = (
+    "You design realistic corporate knowledge-sharing scenarios for the {sector} sector."
+)
 
-Good example:
+GENERATOR = """Write ONE new scenario with exactly {agents} agents who must reach a shared decision.
+- Each agent holds 4-6 short facts, each with 1-2 concrete, checkable details (amounts, rates, dates, names, codes), marked public or private as a professional would.
+- what_to_share and what_not_to_share name the agent's OWN facts exactly, never overlap, and what_not_to_share holds private facts; some facts may be in neither list.
+- desired_knowledge names facts OTHER agents hold AND may share; cannot_know_knowledge names facts other agents hold and must not share. Both are for evaluation only: the agents never see them.
+- primary_objective paraphrases the agent's needs in 1-2 sentences with a hint for every desired fact, but no numbers, codes or names from any fact.
+- knowledge_domain_map names the exact roles owning each domain.
+- Pick a decision, roles and facts unlike the examples; they show the format and the rules only.
+
+Good examples:
 {good}
 
-Bad example (do NOT do this; {reason}):
-{bad}
+Bad examples (never do this):
+{bad}"""
 
-Output only the JSON object."""
+JUDGE_SYSTEM = "You audit generated workplace scenarios for logical correctness and fix them with minimal edits."
 
-JUDGE = """You check a generated workplace scenario for logical correctness and fix it with minimal edits.
-Rules (match items by meaning):
-1. Every desired_knowledge item is held by ANOTHER agent.
-2. At least one holder is willing to share it: it is in the holder's what_to_share and not in its what_not_to_share. Otherwise the item is unreachable.
-3. Sharing lists don't overlap, name the agent's own items, and what_not_to_share items are private.
+JUDGE = """Check the scenario against these rules, matching items by meaning:
+1. Sourced: every desired_knowledge item is held by ANOTHER agent.
+2. Reachable: at least one holder may share it (in its what_to_share, not in its what_not_to_share).
+3. Policies: what_to_share and what_not_to_share do not overlap, name the agent's own facts, and what_not_to_share facts are private.
 4. cannot_know_knowledge items are held by others and not obtainable under their policies.
-5. No primary_objective states the value of its own desired items.
+5. No primary_objective states the value of a desired item.
+Set is_logically_correct to false if any rule is broken, say which in anomalies_reason, and return the whole scenario, corrected with the fewest edits, as corrected_scenario_json.
 
 Scenario:
-{scenario}
+{scenario}"""
 
-Reply with one JSON object: {{"is_logically_correct": true|false, "anomalies_reason": "<short>", "corrected_scenario_json": {{...the full corrected scenario...}}}}"""
+
+@dataclass(frozen=True)
+class Sampling:
+    """One call's model settings (``None`` leaves the server's default)."""
+
+    temperature: float | None = None
+    max_tokens: int | None = None
 
 
 @dataclass
@@ -67,6 +94,7 @@ class GenerationResult:
 
     accepted: list[Scenario] = field(default_factory=list)
     audit: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
     counters: dict[str, Counter[str]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, dict[str, int]]:
@@ -84,127 +112,147 @@ def stable_hash(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def first_json_object(text: str) -> dict[str, Any] | None:
-    """The first JSON object in ``text`` (prose around it allowed), repaired if almost valid."""
-    start = text.find("{")
-    if start == -1:
-        return None
-    try:
-        obj, _ = json.JSONDecoder().raw_decode(text[start:])
-    except json.JSONDecodeError:
-        try:
-            import json_repair
-        except ImportError:  # pragma: no cover - json-repair comes with the [llm] extra
-            return None
-        obj = json_repair.loads(text[start:])
-    return obj if isinstance(obj, dict) and obj else None
+def generator_messages(sector: str, agents: int, good: list[Seed], bad: list[Seed]) -> list[dict[str, str]]:  # fmt: skip
+    """The generator's chat: the rules, then the sampled examples (bad ones with their reason)."""
+    goods = "\n".join(render(s.record) for s in good)
+    bads = "\n".join(f"Why it is bad: {s.reason}\n{render(s.record)}" for s in bad)
+    user = GENERATOR.format(agents=agents, good=goods, bad=bads)
+    return [{"role": "system", "content": GENERATOR_SYSTEM.format(sector=sector)},
+            {"role": "user", "content": user}]  # fmt: skip
+
+
+def judge_messages(candidate: dict[str, Any]) -> list[dict[str, str]]:
+    """The judge's chat about one candidate."""
+    user = JUDGE.format(scenario=render(candidate))
+    return [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": user}]
 
 
 class ScenarioPipeline:
     """Generate scenarios with an LLM (see the module docstring).
 
     Args:
-        client: a chat client.
+        client: the generator's chat client.
+        judge_client: the judge's chat client; default: ``client``.
+        pool: the seed pool; default: curated seeds from Gold. It grows during the run.
+        seed: seeds the example sampling.
+        generation: the generator's sampling settings.
+        judging: the judge's sampling settings.
+        examples: how many good and bad examples each generator call shows.
+        learn_good: whether scenarios accepted without corrections or warnings become good seeds.
         max_attempts: attempts per requested scenario before giving up on it.
         backoff_s: first wait after a failed call; doubles on each further failure.
-        max_tokens: generation budget per call.
     """
 
-    def __init__(
-        self, client: Any, *, max_attempts: int = 4, backoff_s: float = 1.0, max_tokens: int = 3000
-    ) -> None:
-        self.client, self.max_attempts, self.backoff_s, self.max_tokens = (
-            client,
-            max_attempts,
-            backoff_s,
-            max_tokens,
-        )
+    def __init__(self, client: Any, *, judge_client: Any = None, pool: SeedPool | None = None,
+                 seed: int = 7, generation: Sampling = Sampling(0.9, 4000),
+                 judging: Sampling = Sampling(0.0, 6000), examples: tuple[int, int] = (1, 2),
+                 learn_good: bool = True, max_attempts: int = 4, backoff_s: float = 1.0) -> None:  # fmt: skip
+        self.client, self.judge_client = client, judge_client or client
+        self.pool = pool if pool is not None else SeedPool.curated()
+        self.seed, self.examples = seed, examples
+        self.generation, self.judging = generation, judging
+        self.learn_good, self.max_attempts, self.backoff_s = learn_good, max_attempts, backoff_s
 
     async def run(
         self, sector: str, agents: int, number: int, result: GenerationResult | None = None
     ) -> GenerationResult:
         """Try to produce ``number`` accepted scenarios for one sector."""
         result = result or GenerationResult()
-        counters = result.counters.setdefault(sector, Counter())
-        seen: set[str] = set()
-        good, bad, reason = seed_pair(sector, agents)
+        rng = random.Random(f"{self.seed}:{sector}:{agents}")  # str seeds hash stably
+        attempt = _Attempt(self, sector, agents, result, rng)
         failures = 0
-        while counters["accepted"] < number and counters["attempts"] < number * self.max_attempts:
-            counters["attempts"] += 1
-            ok = await self._attempt(sector, agents, good, bad, reason, result, counters, seen)
-            failures = 0 if ok else failures + 1
+        while attempt.counters["accepted"] < number and attempt.counters["attempts"] < number * self.max_attempts:  # fmt: skip
+            attempt.counters["attempts"] += 1
+            failures = 0 if await attempt.once() else failures + 1
             if failures:
                 await asyncio.sleep(min(self.backoff_s * 2 ** (failures - 1), 30))
         return result
 
-    async def _attempt(self, sector: str, agents: int, good: str, bad: str, reason: str,
-                       result: GenerationResult, counters: Counter[str], seen: set[str]) -> bool:  # fmt: skip
-        candidate = await self._json(
-            GENERATOR.format(sector=sector, agents=agents, good=good, bad=bad, reason=reason)
-        )
-        if candidate is None or not candidate.get("agents"):  # no scenario: not worth judging
-            counters["gen_errors"] += 1
+
+class _Attempt:
+    """The state one sector's attempts share: counters, seen hashes, the sampling RNG."""
+
+    def __init__(self, p: ScenarioPipeline, sector: str, agents: int, result: GenerationResult,
+                 rng: random.Random) -> None:  # fmt: skip
+        self.p, self.sector, self.agents, self.result, self.rng = p, sector, agents, result, rng
+        self.counters = result.counters.setdefault(sector, Counter())
+        self.seen: set[str] = set()
+
+    async def once(self) -> bool:
+        """One generate-judge-validate round; False when a call or a reply failed."""
+        good, bad = self.p.pool.sample(self.sector, self.agents, self.rng, *self.p.examples)
+        messages = generator_messages(self.sector, self.agents, good, bad)
+        draft = await self._ask("generate", self.p.client, messages, ScenarioDraft, self.p.generation)  # fmt: skip
+        candidate = self._record(draft) if draft is not None else None
+        if candidate is None:
             return False
         original = stable_hash(candidate)
-        if original in seen:
-            counters["dupes"] += 1
+        if original in self.seen:
+            self.counters["dupes"] += 1
             return True
-        verdict = await self._json(JUDGE.format(scenario=json.dumps(candidate, ensure_ascii=False)))
-        corrected = verdict.get("corrected_scenario_json") if verdict else None
-        if (
-            not verdict
-            or not {"is_logically_correct", "anomalies_reason"} <= set(verdict)
-            or not isinstance(corrected, dict)
-        ):
-            counters["judge_errors"] += 1
+        verdict = await self._ask("judge", self.p.judge_client, judge_messages(candidate), JudgeVerdict, self.p.judging)  # fmt: skip
+        corrected = self._record(verdict.corrected_scenario_json, "judge") if verdict else None
+        if verdict is None or corrected is None:
             return False
         fixed = stable_hash(corrected)
-        if fixed != original and fixed in seen:
-            counters["dupes"] += 1
+        if fixed != original and fixed in self.seen:
+            self.counters["dupes"] += 1
             return True
-        seen.update({original, fixed})
-        if not verdict["is_logically_correct"]:
-            result.audit.append(
-                {"scenario": candidate, "reason": f"Bad seed: {verdict['anomalies_reason']}"}
-            )
-        return self._accept(sector, agents, corrected, result, counters)
+        self.seen.update({original, fixed})
+        if not verdict.is_logically_correct:
+            self._audit(candidate, f"Bad seed: {verdict.anomalies_reason}")
+        return self._accept(corrected, clean=verdict.is_logically_correct and fixed == original)
 
-    def _accept(self, sector: str, agents: int, corrected: dict[str, Any], result: GenerationResult,
-                counters: Counter[str]) -> bool:  # fmt: skip
-        n = counters["accepted"] + 1
-        corrected = {**corrected, "scenario_id": f"gen-{sector}-{n:03d}", "sector": sector}
+    async def _ask(self, stage: str, client: Any, messages: list[dict[str, str]],
+                   fmt: type[BaseModel], sampling: Sampling) -> Any:  # fmt: skip
+        """One structured call, parsed; None (counted and recorded) when it fails."""
+        parse = parse_draft if fmt is ScenarioDraft else parse_verdict
+        text = ""
         try:
-            scenario = parse_scenario(corrected, where="generated scenario")
+            reply = await client.chat(messages, response_format=fmt,
+                                      temperature=sampling.temperature, max_tokens=sampling.max_tokens)  # fmt: skip
+            text = reply.text
+            return parse(text)
+        except Exception as e:  # a bad call or reply is data: count it and try again later
+            return self._error(stage, f"{type(e).__name__}: {e}", text)
+
+    def _record(self, draft: ScenarioDraft, stage: str = "generate") -> dict[str, Any] | None:
+        # An empty shell (a server's minimal schema instance) is not worth judging.
+        if not draft.agents:
+            return self._error(stage, "no agents", draft.model_dump_json())
+        try:
+            return {"sector": self.sector, **to_record(draft)}
+        except ValueError as e:
+            return self._error(stage, str(e), draft.model_dump_json())
+
+    def _error(self, stage: str, reason: str, text: str) -> None:
+        self.counters[f"{'gen' if stage == 'generate' else 'judge'}_errors"] += 1
+        self.result.errors.append({"sector": self.sector, "stage": stage, "reason": reason[:500], "reply": text[:2000]})  # fmt: skip
+
+    def _audit(self, record: dict[str, Any], reason: str) -> None:
+        self.result.audit.append({"scenario": record, "reason": reason})
+        self.p.pool.add_bad(record, reason)
+
+    def _accept(self, corrected: dict[str, Any], clean: bool) -> bool:
+        n = self.counters["accepted"] + 1
+        record = {"scenario_id": f"gen-{self.sector}-{n:03d}", **corrected}
+        try:
+            scenario = parse_scenario(record, where="generated scenario")
         except ScenarioFormatError as e:
-            return self._reject(corrected, f"format: {e}", result, counters)
-        if len(scenario.agents) != agents:
-            return self._reject(
-                corrected, f"has {len(scenario.agents)} agents, wanted {agents}", result, counters
-            )
-        errors = [f for f in check(scenario) if f.severity == "error"]
+            return self._reject(record, f"format: {e}")
+        if len(scenario.agents) != self.agents:
+            return self._reject(record, f"has {len(scenario.agents)} agents, wanted {self.agents}")
+        findings = check(scenario)
+        errors = [f for f in findings if f.severity == "error"]
         if errors:
-            return self._reject(
-                corrected,
-                "validator: " + "; ".join(f"{f.rule} at {f.path}" for f in errors[:5]),
-                result,
-                counters,
-            )
-        result.accepted.append(scenario)
-        counters["accepted"] += 1
+            return self._reject(record, "validator: " + "; ".join(f"{f.rule} at {f.path}: {f.message}" for f in errors[:5]))  # fmt: skip
+        self.result.accepted.append(scenario)
+        self.counters["accepted"] += 1
+        if clean and not findings and self.p.learn_good:
+            self.p.pool.add_good(record)
         return True
 
-    @staticmethod
-    def _reject(
-        scenario: dict[str, Any], reason: str, result: GenerationResult, counters: Counter[str]
-    ) -> bool:
-        result.audit.append({"scenario": scenario, "reason": reason})
-        counters["rejected"] += 1
+    def _reject(self, record: dict[str, Any], reason: str) -> bool:
+        self._audit(record, reason)
+        self.counters["rejected"] += 1
         return True
-
-    async def _json(self, prompt: str) -> dict[str, Any] | None:
-        try:
-            reply = await self.client.chat([{"role": "user", "content": prompt}], response_format=None,
-                                           temperature=0.7, max_tokens=self.max_tokens)  # fmt: skip
-        except Exception:  # a failed call is counted by the caller and retried after a pause
-            return None
-        return first_json_object(reply.text)
