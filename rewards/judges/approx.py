@@ -92,6 +92,10 @@ _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
 _FRACTION_WORDS = frozenset(["half", *_NUMERATORS])  # _FRACTION needs one, or a number
 _DURATION_WORDS = frozenset(["a", "an", "one", "half"])  # _DURATION needs one
+# Without a digit, a fraction or time-unit word gives a reading only next to one of these.
+COMPANIONS: dict[str, frozenset[str]] = {w: _FRACTION_WORDS for w in _DENOMINATORS} | {
+    w: _DURATION_WORDS for w in _UNIT_WORDS
+}
 
 
 def dimension(a: Atom) -> str:
