@@ -159,7 +159,8 @@ class JudgeReward:
 
     def step(self, new_messages: list[Message], action_errors: dict[AgentID, str], done: bool):
         """Per-step rewards (dense terms), and at the end the episodic rewards and breakdown."""
-        self.errors.update(action_errors.keys())
+        if action_errors:  # Counter.update is slow even with nothing to add
+            self.errors.update(action_errors.keys())
         rewards = dict.fromkeys(self.ids, 0.0)
         if isinstance(self.judge, RuleJudge):
             fresh = [self._evidence(m) for m in new_messages]
