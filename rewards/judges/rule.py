@@ -75,13 +75,11 @@ class RuleJudge:
 
     def evidence(self, scenario: Scenario, message: Message) -> MessageEvidence:
         """Analyse one message (also used for dense rewards)."""
-        ev = MessageEvidence(message)
         if message.action_type != "speak":
-            return ev
-        idx = self.index(scenario)
-        ev.disclosed = idx.disclosed(message.text)
-        ev.requested = idx.requested(message.text, int(message.sender.rsplit("_", 1)[1]))
-        return ev
+            return MessageEvidence(message)
+        idx, text = self.index(scenario), message.text
+        sender = int(message.sender.rsplit("_", 1)[1])
+        return MessageEvidence(message, idx.disclosed(text), idx.requested(text, sender))
 
     def judge(
         self,
