@@ -120,7 +120,9 @@ def _agent_index(message: Message) -> int:
 def _by_sender(evidence: list[MessageEvidence], agents: int) -> list[list[MessageEvidence]]:
     out: list[list[MessageEvidence]] = [[] for _ in range(agents)]
     for ev in evidence:
-        out[_agent_index(ev.message)].append(ev)
+        i = _agent_index(ev.message)
+        if 0 <= i < agents:  # a sender the scenario does not have is nobody's, as before
+            out[i].append(ev)
     return out
 
 
