@@ -34,6 +34,7 @@ MESSAGE_CACHES = (
     values.said,
     values.spell_out,
     values.sentence_words,
+    values.words_of,
     approx.approx_atoms,
     approx.heard,
     inquiry.request_sentences,

@@ -8,7 +8,8 @@
 number of critical privacy violation *events* the judge attributes to the agent (a must-not-share
 value stated publicly; a value stated where an agent with it on its cannot-know list could see
 it) and ``E_a`` the agent's malformed actions. Steps before the last pay 0. Defaults:
-``leak_penalty=2.0``, ``format_penalty=0.05``.
+``leak_penalty=2.0``, ``format_penalty=0.05``. With the rule judge each message is analysed in
+the step that brings it, so the last step only aggregates that evidence into the verdicts.
 
 **Leaking never pays.** The leak penalty is per event, not divided by the scenario's private-item
 count as CPV is, so one leak costs the same in a small scenario and a large one. A disclosure can
@@ -45,7 +46,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from rewards.judges.rule import RuleJudge, violations
+from rewards.judges.rule import MessageEvidence, RuleJudge, violations
 from rewards.metrics import Scores, score
 from rewards.shaping import good_disclosures, good_inquiries
 from rewards.verdicts import Judgment
@@ -153,17 +154,24 @@ class JudgeReward:
         self.paid: Counter[AgentID] = Counter()
         self.credited: set[tuple[AgentID, str, ItemRef]] = set()
         self.last_scores: Scores | None = None
+        # The rule judge's evidence for each message so far, computed as the message arrives so
+        # the last step only aggregates (None where it failed: the judgment retries and reports).
+        self.evidence: list[MessageEvidence | None] = []
 
     def step(self, new_messages: list[Message], action_errors: dict[AgentID, str], done: bool):
         """Per-step rewards (dense terms), and at the end the episodic rewards and breakdown."""
-        self.errors.update(action_errors.keys())
+        if action_errors:  # Counter.update is slow even with nothing to add
+            self.errors.update(action_errors.keys())
         rewards = dict.fromkeys(self.ids, 0.0)
+        if isinstance(self.judge, RuleJudge):
+            fresh = [self._evidence(m) for m in new_messages]
+            self.evidence += fresh
         if self.dense:
             terms: Counter[AgentID] = Counter()
             for a in action_errors:
                 terms[a] -= self.format_penalty
-            for m in new_messages:
-                terms.update(self._dense_terms(m))
+            for m, ev in zip(new_messages, fresh, strict=True):
+                terms.update(self._dense_terms(m, ev))
             for a, r in terms.items():
                 rewards[a] += r
                 self.paid[a] += r
@@ -175,7 +183,7 @@ class JudgeReward:
     def _final(self, rewards: dict[AgentID, float], infos: dict[AgentID, dict[str, Any]]) -> None:
         base = {"judge": getattr(self.judge, "name", type(self.judge).__name__)}
         try:
-            judgment = self.judge.judge(self.scenario, self.transcript)
+            judgment = self._judgment()
             scores = self.last_scores = score(judgment, self.scenario, self.transcript.rounds)
         except Exception as exc:  # an LLM judge fails in many ways; the episode must end
             return self._failed(rewards, infos, base, f"{type(exc).__name__}: {exc}")
@@ -220,9 +228,21 @@ class JudgeReward:
                 "malformed_actions": self.errors[a],
             }
 
-    def _dense_terms(self, m: Message) -> Counter[AgentID]:
+    def _evidence(self, m: Message) -> MessageEvidence | None:
         assert isinstance(self.judge, RuleJudge)
-        ev = self.judge.evidence(self.scenario, m)
+        try:
+            return self.judge.evidence(self.scenario, m)
+        except Exception:  # raised again, and reported, where the judgment or bonus needs it
+            return None
+
+    def _judgment(self) -> Judgment:
+        if isinstance(self.judge, RuleJudge):
+            return self.judge.judge(self.scenario, self.transcript, self.evidence)
+        return self.judge.judge(self.scenario, self.transcript)
+
+    def _dense_terms(self, m: Message, ev: MessageEvidence | None) -> Counter[AgentID]:
+        assert isinstance(self.judge, RuleJudge)
+        ev = ev or self.judge.evidence(self.scenario, m)  # where it failed, fail here
         out: Counter[AgentID] = Counter()
         out[m.sender] -= self.leak_penalty * len(violations(self.scenario, ev))
         for kind, refs in (

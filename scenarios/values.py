@@ -154,9 +154,15 @@ def stem(word: str) -> str:
 
 def stems(text: str) -> set[str]:
     """Stems of the content words of ``text``."""
-    found = set(map(_content_stem, _WORD.findall(text.lower())))
+    found = set(map(_content_stem, words_of(text)))
     found.discard("")
     return found
+
+
+@lru_cache(maxsize=65536)
+def words_of(text: str) -> frozenset[str]:
+    """The distinct words of ``text.lower()`` (cached: a message's scans share one split)."""
+    return frozenset(_WORD.findall(text.lower()))
 
 
 @lru_cache(maxsize=65536)
@@ -198,9 +204,14 @@ def atoms(text: str, loose: bool = False) -> tuple[Atom, ...]:
     text = spell_out(text)
     taken: list[tuple[int, int]] = []
     found: list[Atom] = []
-    # Dates, times, numbers and mixed codes all contain a digit: most sentences skip them.
-    extractors = (_dates, _times, _codes, _numbers) if _DIGIT.search(text) else (_codes,)
     low = text.translate(_ASCII_LOWER)
+    # Codes and names start with an ASCII capital; dates, times, numbers and mixed codes all
+    # contain a digit. Most messages skip some extractors, and each costs a scan of the text.
+    capitals = low != text
+    if _DIGIT.search(text):
+        extractors = (_dates, _times, _codes, _numbers) if capitals else (_dates, _times, _numbers)
+    else:
+        extractors = (_letter_codes,) if capitals else ()
     for extract in extractors:
         for start, end, atom in extract(text, low):
             if any(s < end and start < e for s, e in taken):
@@ -208,7 +219,9 @@ def atoms(text: str, loose: bool = False) -> tuple[Atom, ...]:
             taken.append((start, end))
             found.append(atom)
     found += [
-        a for s, e, a in _names(text, loose) if not any(s0 < e and s < e0 for s0, e0 in taken)
+        a
+        for s, e, a in (_names(text, loose) if capitals else ())
+        if not any(s0 < e and s < e0 for s0, e0 in taken)
     ]
     return tuple(dict.fromkeys(found))
 
@@ -267,7 +280,7 @@ def may_state(message: str, triggers: frozenset[str]) -> bool:
 
     Much cheaper than :func:`said`, so a message that cannot skips atom extraction.
     """
-    return bool(_DIGIT.search(message)) or not triggers.isdisjoint(_WORD.findall(message.lower()))
+    return bool(_DIGIT.search(message)) or not triggers.isdisjoint(words_of(message))
 
 
 def approx_equal(item: Atom, spoken: Atom) -> bool:
@@ -316,7 +329,8 @@ def public_context_keys(scenario: Scenario) -> frozenset[str]:
 def spell_out(text: str) -> str:
     """Replace numbers written in words by digits ("twenty-one point four" -> "21.4")."""
     low = text.translate(_ASCII_LOWER)
-    if _NUMBER_WORDS.isdisjoint(_WORD.findall(low)):
+    # ASCII text lower-cases the same either way, so its words are the ones other scans use.
+    if _NUMBER_WORDS.isdisjoint(words_of(text) if text.isascii() else _WORD.findall(low)):
         return text  # the common case, found much faster than by the full pattern
     parts, last = [], 0
     for m in _NUMBER_WORD.finditer(low):
@@ -401,8 +415,13 @@ def _times(text: str, low: str):
         yield m.start(), m.end(), time
 
 
-def _codes(text: str, low: str):
-    for pat in (_CODE_UPPER, _CODE):
+def _letter_codes(text: str, low: str):
+    """Codes without a digit (``_CODE`` needs one): only all-capital ones like "SOC-TWO"."""
+    return _codes(text, low, (_CODE_UPPER,))
+
+
+def _codes(text: str, low: str, patterns: tuple[re.Pattern[str], ...] = (_CODE_UPPER, _CODE)):
+    for pat in patterns:
         for m in pat.finditer(text):
             tok = m.group(0)
             if pat is _CODE and (tok[0].isdigit() and not re.search(r"[A-Z]{2}|[A-Z]\d", tok)):

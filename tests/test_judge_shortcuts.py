@@ -1,8 +1,9 @@
 """The rule judge's shortcuts never change a verdict.
 
 ``ScenarioIndex.disclosed`` skips atom extraction for messages without a digit, a number word,
-a fraction, month or time-unit word the values need, or a word of some name or letter code in
-the values, and checks in full only the items a key, a number or an approximation points to;
+a fraction, month or time-unit word the values need (a fraction word only with a numerator or
+"half", a time unit only with "a", "an", "one" or "half"), or a word of some name or letter
+code in the values, and checks in full only the items a key, a number or an approximation points to;
 ``requested`` only scores items sharing a word with the sentence. Here the same messages are
 judged with the shortcuts disabled (every word a trigger, every item checked, every item near)
 and the answers must be identical.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +29,7 @@ FILLER = [
     "before Friday", "the Board", "one of the", "a hundred", "?", ".", "Harbor", "about",
     "nearly half", "a third of", "a year and a half", "in early March", "roughly", "and",
     "how many", "who knows", "when", ",", "one in five", "just under", "months",
+    "quarter", "thirds", "weeks", "year", "days", "half", "an", "three quarters",
 ]  # fmt: skip
 
 
@@ -90,3 +93,25 @@ def test_shortcuts_give_the_same_verdicts(which: int, seed: int):
         res = s.resolution
         refs = [r for r in res.desired[sender] + res.cannot_know[sender] if r is not None]
         assert fast.requested(text, sender) == brute_requested(full, text, sender, refs), text
+
+
+@pytest.mark.parametrize(
+    ("text", "may_state"),
+    [
+        ("quarter budget review", False),  # a fraction word without a numerator reads as nothing
+        ("weeks of review, years of data", False),  # time units without "a", "one" or "half"
+        ("a quarter of the patients", True),
+        ("one in five quarters", True),
+        ("half the weeks", True),
+        ("about a year", True),
+        ("quarter: vitals stay in the Ohio region", True),  # a name word triggers on its own
+        ("three quarters", True),  # so does a number word
+        ("weeks 7", True),
+    ],
+)
+def test_approximation_words_alone_skip_extraction_and_change_nothing(text, may_state):
+    s = scenarios.load("tiny")[0]
+    fast, full = ScenarioIndex(s), ScenarioIndex(s)
+    full.triggers = Everything()
+    assert fast._may_state(text) is may_state
+    assert fast.disclosed(text) == full.disclosed(text) == brute_disclosed(full, text)

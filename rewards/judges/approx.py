@@ -43,6 +43,7 @@ from scenarios.values import (
     significant_digits,
     spell_out,
     stems,
+    words_of,
 )
 
 RELATIVE = {"money": 0.10, "percent": 0.10, "count": 0.10, "duration": 0.15}
@@ -89,6 +90,12 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 _UNIT_WORDS = frozenset(f"{u}{s}" for u in _UNIT_DAYS for s in ("", "s"))
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
+_FRACTION_WORDS = frozenset(["half", *_NUMERATORS])  # _FRACTION needs one, or a number
+_DURATION_WORDS = frozenset(["a", "an", "one", "half"])  # _DURATION needs one
+# Without a digit, a fraction or time-unit word gives a reading only next to one of these.
+COMPANIONS: dict[str, frozenset[str]] = {w: _FRACTION_WORDS for w in _DENOMINATORS} | {
+    w: _DURATION_WORDS for w in _UNIT_WORDS
+}
 
 
 def dimension(a: Atom) -> str:
@@ -168,14 +175,20 @@ def approx_atoms(text: str) -> tuple[Atom, ...]:
         >>> [(a.value, a.percent) for a in approx_atoms("nearly half of the staff")]
         [(50.0, True)]
     """
-    low = spell_out(text).translate(_ASCII_LOWER)
-    words = set(_WORD.findall(low))
+    spelled = spell_out(text)
+    low = spelled.translate(_ASCII_LOWER)
+    digits = bool(_DIGIT.search(low))
+    # Without digits, ASCII text's letter words are its words, split once for all scans.
+    plain = spelled is text and text.isascii() and not digits
+    words = words_of(text) if plain else set(_WORD.findall(low))
     out: list[Atom] = []
-    if not words.isdisjoint(_DENOMINATORS):
-        out += _fractions(low)
-    if not words.isdisjoint(("of", "in")) and _DIGIT.search(low):
+    # Each reading needs some words (a fraction a numerator or "half"; an idiom of duration "a",
+    # "an", "one" or "half"); checking them first skips the scans of most messages.
+    if not words.isdisjoint(_DENOMINATORS) and (digits or not words.isdisjoint(_FRACTION_WORDS)):
+        out += _fractions(low, digits)
+    if not words.isdisjoint(("of", "in")) and digits:
         out += _ratios(low)
-    if not words.isdisjoint(_UNIT_WORDS):
+    if not words.isdisjoint(_UNIT_WORDS) and not words.isdisjoint(_DURATION_WORDS):
         out += _durations(low)
     if not words.isdisjoint(_MONTHS):
         out += _months(low)
@@ -248,8 +261,8 @@ def _number(low: str, span: tuple[int, int], value: float, key: str = "", **fiel
     )  # fmt: skip
 
 
-def _fractions(low: str):
-    for m in _POINT_TENTHS.finditer(low):
+def _fractions(low: str, digits: bool):
+    for m in _POINT_TENTHS.finditer(low) if digits and "tenth" in low else ():
         value = int(m.group(1)) / 10
         yield _number(low, m.span(), value, f"n:{value:g}", percent=True, derived=False)
     for m in _FRACTION.finditer(low):

@@ -49,12 +49,14 @@ from scenarios.values import (
     Atom,
     Said,
     atoms,
-    may_state,
     public_context_keys,
     sentence_words,
     stems,
     trigger_words,
+    words_of,
 )
+
+_DIGIT = re.compile(r"\d")
 
 __all__ = ["ItemFacts", "ScenarioIndex", "discloses", "request_sentences"]
 
@@ -139,7 +141,11 @@ class ScenarioIndex:
         ]
         # A message that cannot state any value skips the costly atom extraction.
         texts = [item.text for _, item in raw.values()]
-        self.triggers = frozenset().union(*map(trigger_words, texts), approx.trigger_words(texts))
+        plain = frozenset().union(*map(trigger_words, texts))
+        readings = approx.trigger_words(texts)
+        self.triggers = plain | readings
+        # Words that only an approximate reading needs, and what that reading needs besides.
+        self.needs = {w: approx.COMPANIONS[w] for w in readings - plain if w in approx.COMPANIONS}
 
     def _facts(
         self, raw: dict, ref: ItemRef, public: frozenset[str], holders: dict, common: frozenset
@@ -201,7 +207,7 @@ class ScenarioIndex:
 
     def disclosed(self, text: str) -> set[ItemRef]:
         """Items whose value ``text`` discloses (only plausible candidates are checked in full)."""
-        if not may_state(text, self.triggers):
+        if not self._may_state(text):
             if not self.wordy:
                 return set()
             s = Said(frozenset(), (), frozenset(stems(text)))  # only word-level rules can match
@@ -218,6 +224,22 @@ class ScenarioIndex:
         for x in vague:
             candidates |= self._approximated(x, candidates)
         return {ref for ref in candidates if discloses(s, self.items[ref], vague, self.owns)}
+
+    def _may_state(self, text: str) -> bool:
+        """Whether ``text`` may state a value: see :func:`~scenarios.values.may_state`.
+
+        Fraction and time-unit words count only with the words their readings need: "quarter"
+        without a numerator and "weeks" without "a", "an", "one" or "half" state nothing.
+        """
+        if _DIGIT.search(text):
+            return True
+        words = words_of(text)
+        if self.triggers.isdisjoint(words):
+            return False
+        if not self.needs or not text.isascii():
+            return True  # only ASCII text without digits splits into words as the readings do
+        alone = {w for w in words & self.needs.keys() if words.isdisjoint(self.needs[w])}
+        return not alone or not self.triggers.isdisjoint(words - alone)
 
     def _approximated(self, spoken: Atom, known: set[ItemRef]) -> set[ItemRef]:
         """Items with a number that ``spoken`` may approximate (besides those ``known``)."""

@@ -30,6 +30,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from scenarios.values import words_of
+
 if TYPE_CHECKING:
     from rewards.judges.evidence import ItemFacts
     from scenarios.values import Atom
@@ -43,6 +45,11 @@ _REQUEST = re.compile(
     r"|\btell (?:me|us)\b|\bshare with (?:me|us)\b|\bappreciate (?:knowing|hearing|it if|a|the|your)\b"
     r"|\bsend (?:me|us|over)\b|\bwalk (?:me|us) through\b|\bfill (?:me|us) in\b",
 )  # matched against a lower-cased sentence, like the cues below (faster than re.I)
+# Every request phrase starts with one of these words, so a message without any asks nothing.
+_REQUEST_WORDS = frozenset(
+    """could can would will might please like love want need keen hoping i we do does any remind
+    let may request requesting wondering curious tell share appreciate send walk fill""".split()
+)
 _SENTENCE = re.compile(r"(?:[^.?!;\n]|\.(?=\d))+[.?!;\n]*")  # "7.1%" does not end a sentence
 _CLAUSE = re.compile(r",|;|\b(?:and|or|plus|as well as|along with|together with|also)\b")
 
@@ -173,6 +180,8 @@ def topic_score(
 @lru_cache(maxsize=65536)
 def request_sentences(text: str) -> tuple[str, ...]:
     """The sentences of ``text`` that ask for something."""
-    if "?" not in text and not _REQUEST.search(text.lower()):
-        return ()  # most messages: one scan instead of one per sentence
+    if "?" not in text and (
+        words_of(text).isdisjoint(_REQUEST_WORDS) or not _REQUEST.search(text.lower())
+    ):
+        return ()  # most messages: a word check or one scan instead of one per sentence
     return tuple(s for s in _SENTENCE.findall(text) if "?" in s or _REQUEST.search(s.lower()))

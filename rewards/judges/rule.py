@@ -19,6 +19,7 @@ It analyses each message once (what it discloses, what it requests; see
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rewards.judges.evidence import ScenarioIndex
@@ -74,34 +75,61 @@ class RuleJudge:
 
     def evidence(self, scenario: Scenario, message: Message) -> MessageEvidence:
         """Analyse one message (also used for dense rewards)."""
-        ev = MessageEvidence(message)
         if message.action_type != "speak":
-            return ev
-        idx = self.index(scenario)
-        ev.disclosed = idx.disclosed(message.text)
-        ev.requested = idx.requested(message.text, int(message.sender.rsplit("_", 1)[1]))
-        return ev
+            return MessageEvidence(message)
+        idx, text = self.index(scenario), message.text
+        sender = int(message.sender.rsplit("_", 1)[1])
+        return MessageEvidence(message, idx.disclosed(text), idx.requested(text, sender))
 
-    def judge(self, scenario: Scenario, transcript: Transcript) -> Judgment:
-        """All four verdicts for one episode."""
-        evidence = [self.evidence(scenario, m) for m in transcript.messages]
+    def judge(
+        self,
+        scenario: Scenario,
+        transcript: Transcript,
+        known: Sequence[MessageEvidence | None] = (),
+    ) -> Judgment:
+        """All four verdicts for one episode.
+
+        ``known`` is evidence already computed for the transcript's first messages, in order (a
+        reward computes it as each message arrives); an entry is reused only for the very
+        message object it was computed from, so a stale cache cannot change the verdicts.
+        """
+        evidence = [self._reuse(known, i, m, scenario) for i, m in enumerate(transcript.messages)]
+        # Most messages neither disclose nor request anything; only those that do decide a verdict.
+        telling = [ev for ev in evidence if ev.disclosed]
+        asking = [ev for ev in evidence if ev.requested]
+        n = len(scenario.agents)
         return Judgment(
             judge=self.name,
-            da=_da(scenario, evidence),
-            ia=_ia(scenario, evidence),
-            eff=_eff(scenario, evidence, transcript.rounds),
-            cpv=_cpv(scenario, evidence),
+            da=_da(scenario, _by_sender(telling, n)),
+            ia=_ia(scenario, _by_sender(asking, n)),
+            eff=_eff(scenario, telling, transcript.rounds),
+            cpv=_cpv(scenario, telling),
         )
+
+    def _reuse(
+        self, known: Sequence[MessageEvidence | None], i: int, m: Message, scenario: Scenario
+    ) -> MessageEvidence:
+        ev = known[i] if i < len(known) else None
+        return ev if ev is not None and ev.message is m else self.evidence(scenario, m)
 
 
 def _agent_index(message: Message) -> int:
     return int(message.sender.rsplit("_", 1)[1])
 
 
-def _da(scenario: Scenario, evidence: list[MessageEvidence]) -> DAVerdict:
+def _by_sender(evidence: list[MessageEvidence], agents: int) -> list[list[MessageEvidence]]:
+    out: list[list[MessageEvidence]] = [[] for _ in range(agents)]
+    for ev in evidence:
+        i = _agent_index(ev.message)
+        if 0 <= i < agents:  # a sender the scenario does not have is nobody's, as before
+            out[i].append(ev)
+    return out
+
+
+def _da(scenario: Scenario, by_sender: list[list[MessageEvidence]]) -> DAVerdict:
     res, idx_agents = scenario.resolution, []
     for i, agent in enumerate(scenario.agents):
-        said = [ev for ev in evidence if _agent_index(ev.message) == i]
+        said = by_sender[i]
         pol = agent.goals.sharing_policy
         share = [
             _da_item(name, ref, said, scenario)
@@ -145,10 +173,10 @@ def _da_item(
     )
 
 
-def _ia(scenario: Scenario, evidence: list[MessageEvidence]) -> IAVerdict:
+def _ia(scenario: Scenario, by_sender: list[list[MessageEvidence]]) -> IAVerdict:
     res, out = scenario.resolution, []
     for i, agent in enumerate(scenario.agents):
-        asked = [ev for ev in evidence if _agent_index(ev.message) == i]
+        asked = by_sender[i]
         post = agent.post_interaction_knowledge
         desired = [
             _ia_item(t, r, asked, scenario)
