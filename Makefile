@@ -36,8 +36,8 @@ test-fast: setup
 # The 135M default model gets bounded budgets and the recipient list (see docs/players.md).
 demo: setup
 	$(BIN)/sotopia-tom bench --scenarios gold --limit 8 --max-turns 9 \
-	  --player-options recipient_enum,short_messages \
-	  --policies basic,cot,tom_coach,tom_belief,self_focused,ideal,random --out runs/demo
+	  --policies basic,cot,tom_coach,tom_belief,self_focused,trained:training/adapters/cpu-small,ideal,random \
+	  --out runs/demo
 
 lint: setup
 	$(BIN)/ruff check .
