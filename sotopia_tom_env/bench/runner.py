@@ -301,7 +301,7 @@ async def run_bench(
 ) -> list[EpisodeRecord]:
     """Play every unfinished episode of ``config`` into ``out`` and return all records there.
 
-    :func:`play_bench` without reading the results back; see it for the arguments.
+    :func:`play_bench`, then the folder's records read back; see it for the arguments.
 
     Returns:
         Every episode in ``out``, one record per episode id.
