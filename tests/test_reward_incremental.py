@@ -13,25 +13,13 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_judge_shortcuts import fragments  # the same mix of values, asks and filler words
 
 import scenarios
 import sotopia_tom_env
 from rewards import JudgeReward, RuleJudge, agent_reward, score
 
 SCENARIOS = [*scenarios.load("tiny"), *scenarios.load("gold")[::16]]
-FILLER = [
-    "could you tell me", "please share", "what is the", "how many", "when", "?", ".", ",",
-    "quarter", "a quarter of", "thirds", "one in five", "half", "weeks", "a year", "months",
-    "about", "nearly", "in early March", "Harbor", "the Board", "budget", "review", "staff",
-]  # fmt: skip
-
-
-def _fragments(s: scenarios.Scenario) -> list[str]:
-    out = list(FILLER) + list(s.roles)
-    for agent in s.agents:
-        for name, item in agent.pre_interaction_knowledge.items():
-            out += [name.lower(), item.text, *item.text.split()]
-    return out
 
 
 def _action(rng: random.Random, s: scenarios.Scenario, me: str, words: list[str]) -> dict:
@@ -61,7 +49,7 @@ def test_incremental_judgment_equals_a_judgment_from_scratch(which, seed, dense,
         turn_order="simultaneous" if simultaneous else "round-robin",
     )
     env.reset(seed=seed, options={"scenario": s})
-    words, returns, infos = _fragments(s), dict.fromkeys(env.agents, 0.0), {}
+    words, returns, infos = fragments(s), dict.fromkeys(env.agents, 0.0), {}
     while env.agents:
         roles = {a: s.roles[env.roster.index_of[a]] for a in env.acting_agents()}
         actions = {a: _action(rng, s, role, words) for a, role in roles.items()}
