@@ -275,14 +275,20 @@ def _save_episode(out: Path, record: Any) -> None:
     append_record(out / EPISODES_FILE, record)
 
 
-def _client(needed: bool, model: str | None, base_url: str | None, trained: Any = ()) -> Any:
-    """The players' chat client; a local server also loads the trained adapters named."""
+def _client(
+    needed: bool, model: str | None, base_url: str | None, trained: Any = (), concurrency: int = 16
+) -> Any:
+    """The players' chat client for ``concurrency`` episodes in flight.
+
+    A local server also loads the trained adapters named.
+    """
     from policies.trained import lora_server_args
     from sotopia_tom_env.serving import chat_client
 
     if not needed:
         return nullcontext(None)
-    return chat_client(model, base_url, server_args=() if base_url else lora_server_args(trained))
+    server_args = () if base_url else lora_server_args(trained)
+    return chat_client(model, base_url, max_concurrency=concurrency, server_args=server_args)
 
 
 async def _play_one(
@@ -668,7 +674,7 @@ def bench(
             _bench_ray(config, out, ray_endpoints, concurrency, workers, address, todo)
         elif todo:
             with (
-                _client(players_need_llm, model, base_url, trained) as client,
+                _client(players_need_llm, model, base_url, trained, concurrency) as client,
                 judge_client(judge, client, (model, base_url), judge_ep) as judge_llm,
             ):
                 asyncio.run(_bench(config, out, client, judge_llm, concurrency, todo))

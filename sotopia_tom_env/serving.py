@@ -33,5 +33,7 @@ def chat_client(
         key = api_key or os.environ.get("OPENAI_API_KEY", "EMPTY")
         yield OpenAIChatClient(model, base_url, api_key=key, max_concurrency=max_concurrency)
         return
-    with VLLMServer(model=model, log_path=log_path, extra_args=server_args) as server:
+    with VLLMServer(
+        model=model, log_path=log_path, extra_args=server_args, episodes=max_concurrency
+    ) as server:
         yield server.client(max_concurrency=max_concurrency)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import math
+import os
 import subprocess
 import sys
 import time
@@ -29,7 +31,12 @@ from sotopia_tom_env.llm import hf as hf_module
 from sotopia_tom_env.llm import models as models_module
 from sotopia_tom_env.llm.client import response_format_payload
 from sotopia_tom_env.llm.models import served_model_name
-from sotopia_tom_env.llm.server_config import server_command, server_env
+from sotopia_tom_env.llm.server_config import (
+    CPU_KVCACHE_GIB,
+    cpu_kvcache_gib,
+    server_command,
+    server_env,
+)
 
 MESSAGES = [{"role": "user", "content": "Who should get the budget?"}]
 
@@ -481,17 +488,37 @@ def test_server_command_cpu_and_gpu_flags(tmp_path):
     assert "--enforce-eager" in cpu and cpu[-1] == "--x"
     assert cpu[cpu.index("--max-model-len") + 1] == "2048"
     assert cpu[cpu.index("--port") + 1] == "8123" and "--dtype" in cpu
+    assert cpu[cpu.index("--block-size") + 1] == "32"  # prefix reuse in 32-token steps
     gpu = server_command("org/model", "m", "127.0.0.1", 8123, cpu=False)
-    assert "--dtype" not in gpu and "--max-model-len" not in gpu
+    assert "--dtype" not in gpu and "--max-model-len" not in gpu and "--block-size" not in gpu
+
+
+def test_cpu_kv_cache_holds_the_prompts_of_the_episodes_in_flight(tmp_path):
+    # SmolLM2-135M's shape: 30 layers x 3 KV heads x 64 dims x (K, V) x 2 bytes = 23,040 B/token
+    config = {"num_hidden_layers": 30, "num_attention_heads": 9, "num_key_value_heads": 3,
+              "hidden_size": 576}  # fmt: skip
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    per_episode = 3 * 4096 * 23_040 / 2**30  # three agents' 4k-token prompts
+    assert cpu_kvcache_gib(str(tmp_path), None) == CPU_KVCACHE_GIB
+    assert cpu_kvcache_gib(str(tmp_path), 4) == CPU_KVCACHE_GIB  # small runs keep the floor
+    assert cpu_kvcache_gib(str(tmp_path), 16) == min(math.ceil(16 * per_episode), _quarter_ram())
+    assert cpu_kvcache_gib(str(tmp_path), 10_000) == _quarter_ram()  # never the whole machine
+    assert cpu_kvcache_gib("org/model", 16) == CPU_KVCACHE_GIB  # shape unknown
+
+
+def _quarter_ram() -> int:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4 // 2**30
 
 
 def test_server_env_sets_cpu_defaults_without_overriding_the_user(monkeypatch):
     monkeypatch.setenv("VLLM_CPU_KVCACHE_SPACE", "5")
     monkeypatch.delenv("VLLM_CPU_OMP_THREADS_BIND", raising=False)
-    env = server_env(cpu=True)
+    env = server_env(cpu=True, kvcache_gib=7)
     assert env["VLLM_CPU_KVCACHE_SPACE"] == "5"
     assert env["VLLM_CPU_OMP_THREADS_BIND"]
     assert "VLLM_CPU_OMP_THREADS_BIND" not in server_env(cpu=False)
+    monkeypatch.delenv("VLLM_CPU_KVCACHE_SPACE")
+    assert server_env(cpu=True, kvcache_gib=7)["VLLM_CPU_KVCACHE_SPACE"] == "7"
 
 
 # --------------------------------------------------------------------------- transformers client

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from contextlib import contextmanager
 
@@ -24,6 +25,7 @@ from policies.state import (
     capped,
 )
 from sotopia_tom_env import AgentAction
+from sotopia_tom_env.brief import STATUS_HEADING
 from sotopia_tom_env.cli import app
 from sotopia_tom_env.llm import FakeChatClient, LLMError
 
@@ -186,7 +188,7 @@ def test_belief_first_turn_with_visible_messages_makes_three_calls():
     asyncio.run(me.act(obs["agent_1"], {"step": 1}))
     kinds = [r["response_format"].__name__ for r in client.requests]
     assert kinds == ["BeliefState", "BeliefState", "AgentAction"]  # init, update, action
-    assert "It is now step 2." in client.requests[1]["messages"][0]["content"]
+    assert "It is step 2." in client.requests[1]["messages"][0]["content"]
     assert "hello all" in client.requests[1]["messages"][0]["content"]
 
 
@@ -244,8 +246,53 @@ def test_state_updates_are_told_the_step(strategy):
         if "Update the record" in r["messages"][0]["content"]
     ]
     # agent_0 acts on steps 1, 4 and 7 of the round-robin; updates happen on 4 and 7
-    assert ["It is now step 4." in updates[0], "It is now step 7." in updates[1]] == [True, True]
-    assert all("turn = " in u and "{" not in u.split("## Current record")[0] for u in updates)
+    assert ["It is step 4." in updates[0], "It is step 7." in updates[1]] == [True, True]
+    assert all("the current step as its turn" in u for u in updates)
+    assert all("{" not in u.split("## Current record")[0] for u in updates)
+
+
+def _cached_part(prompt: str) -> str:
+    """What of an action prompt a prefix cache can reuse next turn: all before the status line."""
+    return prompt.split("\n\n" + STATUS_HEADING)[0]
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_aux_last_makes_each_prompt_extend_the_players_previous_one(strategy):
+    """With ``aux_last`` (and always for the strategies without a note or state) a player's next action prompt starts
+    with everything of its previous one up to the status line, and state updates share
+    everything up to the step; this is what lets a server's prefix cache reuse them."""
+    calls = iter(range(1000))
+
+    def changing(messages, fmt):  # a new note or state every call, as a real model writes
+        text = reply(messages, fmt)
+        if is_action(fmt):
+            return text
+        n = next(calls)
+        if not text.startswith("{"):
+            return f"{text} ({n})"
+        return json.dumps({**json.loads(text), "memory": [{"turn": n, "event": f"event {n}"}]})
+
+    for options, extends in (((), strategy in ("basic", "cot", "tom")), (("aux_last",), True)):
+        client = FakeChatClient(changing)
+        play(strategy, client, steps=12, options=options)
+        prompts = [r["messages"][0]["content"] for r in client.requests]
+        actions = [
+            r["messages"][0]["content"] for r in client.requests if is_action(r["response_format"])
+        ]
+        assert len(actions) == 4
+        pairs = list(itertools.pairwise(actions[1:]))  # the first holds "(nothing yet)"
+        assert all(b.startswith(_cached_part(a)) for a, b in pairs) == extends, (strategy, options)
+        updates = [p.split("## Current step")[0] for p in prompts if "Update the record" in p]
+        assert len(set(updates)) <= 1
+
+
+def test_aux_last_moves_the_note_after_the_conversation():
+    _, paper, _ = first_turn("tom_coach")
+    _, last, _ = first_turn("tom_coach", options=["aux_last"])
+    note = "--- Coach's note"
+    first, second = (a[-1]["messages"][0]["content"] for a in (paper, last))
+    assert first.index(note) < first.index(STATUS_HEADING)
+    assert second.index(STATUS_HEADING) < second.index(note) < second.index("Reply with one JSON")
 
 
 def test_failed_state_update_keeps_the_previous_state():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import os
+import random
 import socket
 import stat
 import sys
@@ -106,6 +107,24 @@ def test_sixteen_concurrent_calls_succeed(server):
     assert len(results) == 16
     assert all(0 < r.completion_tokens <= 24 for r in results)
     assert client.stats.calls == 16 and client.stats.failures == 0
+
+
+@needs_vllm
+def test_a_prompt_that_extends_the_last_one_is_served_from_the_prefix_cache(server):
+    """What the players' prompt layout relies on: the shared part is not computed again."""
+    client = server.client(timeout_s=120)
+    # Random words so no earlier test has cached this text; ~600 tokens, many 32-token blocks.
+    words = " ".join(f"w{random.randrange(10**6)}" for _ in range(200))
+    first = [{"role": "user", "content": f"Notes: {words}\nSay ok."}]
+    longer = [{"role": "user", "content": f"Notes: {words} and one more line.\nSay ok."}]
+    asyncio.run(client.chat(first, max_tokens=2))
+    before = server.metrics()
+    result = asyncio.run(client.chat(longer, max_tokens=2))
+    after = server.metrics()
+    queried = after["vllm:prefix_cache_queries"] - before["vllm:prefix_cache_queries"]
+    hits = after["vllm:prefix_cache_hits"] - before["vllm:prefix_cache_hits"]
+    assert queried == result.prompt_tokens
+    assert hits / queried > 0.85
 
 
 @needs_vllm

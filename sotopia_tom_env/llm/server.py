@@ -33,7 +33,7 @@ from typing import Any
 
 from .models import resolve_model, served_model_name
 from .openai_client import OpenAIChatClient
-from .server_config import is_cpu_backend, server_command, server_env
+from .server_config import cpu_kvcache_gib, is_cpu_backend, server_command, server_env
 
 __all__ = ["ServerStartError", "VLLMServer", "free_port", "serve"]
 
@@ -69,6 +69,10 @@ class VLLMServer:
         device: ``"auto"`` (CPU flags unless vLLM is a CUDA build on a machine with an NVIDIA
             GPU), ``"cpu"`` or ``"cuda"``.
         stop_grace_s: Seconds between SIGTERM and SIGKILL when stopping.
+        episodes: Episodes expected in flight at once. On CPU the KV cache is sized so that
+            every agent's latest prompt stays cached for its next turn
+            (:func:`~sotopia_tom_env.llm.server_config.cpu_kvcache_gib`); None keeps the
+            fixed default. ``$VLLM_CPU_KVCACHE_SPACE`` wins over both.
 
     Attributes:
         base_url: ``http://host:port/v1`` once started.
@@ -88,6 +92,7 @@ class VLLMServer:
         served_name: str | None = None,
         device: str = "auto",
         stop_grace_s: float = 15,
+        episodes: int | None = None,
     ) -> None:
         if device not in ("auto", "cpu", "cuda"):
             raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
@@ -100,6 +105,7 @@ class VLLMServer:
         self.served_name = served_name
         self.device = device
         self.stop_grace_s = stop_grace_s
+        self.episodes = episodes
         self.model_name = served_name or ""
         self.process: subprocess.Popen[bytes] | None = None
         self.startup_s: float | None = None
@@ -159,10 +165,27 @@ class VLLMServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
-                env=server_env(cpu),
+                env=server_env(cpu, cpu_kvcache_gib(model, self.episodes)),
                 start_new_session=True,
             )
         atexit.register(self.stop)
+
+    def metrics(self) -> dict[str, float]:
+        """The server's Prometheus counters and gauges named ``vllm:…``, summed over labels.
+
+        For example ``vllm:prefix_cache_hits`` and ``vllm:prefix_cache_queries`` (tokens; their
+        ratio is the prefix-cache hit rate). Empty when the server does not answer.
+        """
+        body = _get(f"http://{self.host}:{self.port}/metrics")
+        totals: dict[str, float] = {}
+        for line in (body or b"").decode().splitlines():
+            if not line.startswith("vllm:"):
+                continue
+            name, _, value = line.rpartition(" ")
+            key = name.split("{", 1)[0].removesuffix("_total")
+            with contextlib.suppress(ValueError):
+                totals[key] = totals.get(key, 0.0) + float(value)
+        return totals
 
     def _open_log(self) -> Any:
         """Open the log for writing, private to this user (0600).

@@ -17,10 +17,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["is_cpu_backend", "server_command", "server_env"]
+__all__ = ["cpu_kvcache_gib", "is_cpu_backend", "server_command", "server_env"]
 
 CPU_KVCACHE_GIB = 2
+"""KV cache on CPU when nothing says how many episodes will be in flight."""
 CPU_MAX_MODEL_LEN = 8192
+CPU_BLOCK_SIZE = 32
+"""KV-cache block on CPU. A cached prefix is reused in whole blocks only, so vLLM's CPU default
+(128 tokens) misses up to 127 tokens of every prompt; 32 is the smallest size its CPU kernels
+are tuned for."""
+TOKENS_PER_EPISODE = 3 * 4096
+"""KV tokens one episode in flight keeps cached: its agents' latest prompts (3 agents, 4k each)."""
 
 
 def is_cpu_backend(device: str = "auto") -> bool:
@@ -89,7 +96,7 @@ def server_command(
         json.dumps({"backend": "xgrammar", "disable_any_whitespace": True}),
     ]
     if cpu:
-        command += ["--dtype", _cpu_dtype()]
+        command += ["--dtype", _cpu_dtype(), "--block-size", str(CPU_BLOCK_SIZE)]
         if max_len := _cpu_max_model_len(model):
             command += ["--max-model-len", str(max_len)]
     return command + list(extra_args)
@@ -117,7 +124,33 @@ def _cpu_max_model_len(model: str) -> int | None:
     return min(int(native), CPU_MAX_MODEL_LEN)
 
 
-def server_env(cpu: bool) -> dict[str, str]:
+def cpu_kvcache_gib(model: str, episodes: int | None) -> int:
+    """KV-cache GiB on CPU that keeps ``episodes`` episodes' prompts cached between turns.
+
+    Each agent's next prompt extends its previous one, so the prefix cache can serve nearly
+    all of it, but only while those blocks stay in the cache: it must hold every agent's latest
+    prompt of every episode in flight. Sized from the model's layers, KV heads and head size
+    (bfloat16), at least :data:`CPU_KVCACHE_GIB` and at most a quarter of the machine's memory.
+
+    Example:
+        >>> cpu_kvcache_gib("org/unknown-model", 16)  # no local config: the fixed default
+        2
+    """
+    config_file = Path(model) / "config.json"
+    if not episodes or not config_file.is_file():
+        return CPU_KVCACHE_GIB
+    c = json.loads(config_file.read_text())
+    heads = c.get("num_attention_heads") or 1
+    head_dim = c.get("head_dim") or c.get("hidden_size", 0) // heads
+    per_token = (
+        2 * 2 * c.get("num_hidden_layers", 0) * c.get("num_key_value_heads", heads) * head_dim
+    )
+    wanted = -(-episodes * TOKENS_PER_EPISODE * per_token // 2**30)
+    quarter = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4 // 2**30
+    return max(CPU_KVCACHE_GIB, min(wanted, quarter))
+
+
+def server_env(cpu: bool, kvcache_gib: int = CPU_KVCACHE_GIB) -> dict[str, str]:
     """Environment for the server process: ours, plus CPU settings and no telemetry."""
     env = dict(os.environ)
     env.setdefault("PYTHONUNBUFFERED", "1")  # log lines reach the file as they happen
@@ -125,7 +158,7 @@ def server_env(cpu: bool) -> dict[str, str]:
     env.setdefault("DO_NOT_TRACK", "1")
     if cpu:
         env.setdefault("VLLM_CPU_OMP_THREADS_BIND", _cpu_list())
-        env.setdefault("VLLM_CPU_KVCACHE_SPACE", str(CPU_KVCACHE_GIB))
+        env.setdefault("VLLM_CPU_KVCACHE_SPACE", str(kvcache_gib))
     return env
 
 
