@@ -6,7 +6,7 @@ a fresh folder; then the two folders must hold the same records, timing fields a
 row splits the cluster's start from the bench itself; "first record" is when the first episode
 was saved, which for Ray includes starting the worker processes.
 
-    python benchmarks/bench_executors.py [--limit 5] [--seeds 10] [--policies ideal,random,leaky,silent]
+    python benchmarks/bench_executors.py [--limit 5] [--seeds 50] [--policies ideal,random,leaky,silent]
         [--max-turns 60] [--workers 2] [--concurrency 16]
 """
 
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=5, help="Gold scenarios (one per sector)")
     parser.add_argument("--policies", default="ideal,random,leaky,silent")
-    parser.add_argument("--seeds", type=int, default=10, help="seeds 0..N-1 per pair")
+    parser.add_argument("--seeds", type=int, default=50, help="seeds 0..N-1 per pair")
     parser.add_argument("--max-turns", type=int, default=60)
     parser.add_argument("--workers", type=int, default=2, help="Ray worker processes")
     parser.add_argument("--concurrency", type=int, default=16, help="in flight (Ray: per worker)")
