@@ -6,8 +6,8 @@ a fresh folder; then the two folders must hold the same records, timing fields a
 row splits the cluster's start from the bench itself; "first record" is when the first episode
 was saved, which for Ray includes starting the worker processes.
 
-    python benchmarks/bench_executors.py [--limit 5] [--seeds 50] [--policies ideal,random,leaky,silent]
-        [--max-turns 60] [--workers 2] [--concurrency 16]
+    python benchmarks/bench_executors.py [--limit 5] [--seeds 50] [--max-turns 60]
+        [--policies ideal,random,leaky,silent] [--workers 2] [--concurrency 16]
 """
 
 from __future__ import annotations
