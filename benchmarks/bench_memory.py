@@ -1,4 +1,4 @@
-"""Bench memory vs episodes requested, memory per episode in flight, and local vs Ray wall time.
+"""Bench memory vs episodes requested, and memory per episode in flight.
 
 1. Peak RSS of ``play_bench`` asked for 100, 1,000 and 10,000 scripted episodes (Gold
    scenarios, ``ideal``/``random``/``leaky``/``silent`` players, rule judge), each in a fresh
@@ -6,10 +6,10 @@
    runner draws jobs only as slots free up, so what is *requested* should not move the peak.
 2. Memory per episode in flight: tracemalloc's peak while playing the same episodes with 1 and
    with 64 in flight, the difference divided by 63.
-3. Wall time of one small scripted bench with the local executor and with Ray (a local
-   two-CPU cluster; its start-up is timed apart).
 
-    python benchmarks/bench_memory.py [--play 1000] [--max-turns 6] [--no-ray]
+Local vs Ray wall time is ``benchmarks/bench_executors.py``.
+
+    python benchmarks/bench_memory.py [--play 1000] [--max-turns 6]
 """
 
 from __future__ import annotations
@@ -84,33 +84,11 @@ def measure(requested: int, play_n: int, max_turns: int, concurrency: int, trace
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def ray_vs_local(max_turns: int) -> None:
-    from sotopia_tom_env.bench.ray_executor import import_ray, play_bench_ray
-
-    cfg = config(200, max_turns)
-    _, local_s = play(cfg, 10**9, concurrency=16)
-    ray = import_ray()
-    start = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
-    init_s = time.perf_counter() - start
-    with tempfile.TemporaryDirectory() as out:
-        start = time.perf_counter()
-        n = play_bench_ray(cfg, Path(out), concurrency=16)
-        ray_s = time.perf_counter() - start
-    ray.shutdown()
-    print(f"\n{n} scripted episodes (max {max_turns} turns), wall time:")
-    print(f"  local executor (one process, 16 in flight)  {local_s:6.1f} s")
-    print(
-        f"  ray executor (2 workers x 16 in flight)     {ray_s:6.1f} s  (+{init_s:.1f} s to start the cluster)"
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--play", type=int, default=1000, help="stop each run after N episodes")
     parser.add_argument("--max-turns", type=int, default=6)
     parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--no-ray", action="store_true", help="skip the local-vs-Ray timing")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -129,8 +107,6 @@ def main() -> None:
     per = (many["traced_mb"] - one["traced_mb"]) / 63
     print(f"\ntraced peak with 1 in flight {one['traced_mb']:.1f} MB, with 64 "
           f"{many['traced_mb']:.1f} MB: {per * 1024:.0f} KB per episode in flight")  # fmt: skip
-    if not args.no_ray:
-        ray_vs_local(args.max_turns)
 
 
 if __name__ == "__main__":
