@@ -363,8 +363,11 @@ def _split(a: _Agent, knobs: Knobs, rng: random.Random) -> None:
 
 
 def _targets(agents: list[_Agent], knobs: Knobs, rng: random.Random) -> bool:
-    """Desired items are others' shareable items on topics the role needs; cannot-know items
-    are others' withheld ones. False when an agent's needs cannot fill its desired count."""
+    """Choose desired items from needs and cannot-know items from what others withhold.
+
+    Desired items are other agents' shareable items on topics the agent's role needs;
+    cannot-know items are their withheld ones. False when needs cannot fill the desired count.
+    """
     wanted: dict[tuple[int, str], int] = {}
     for i, a in enumerate(agents):
         others = [(j, b) for j, b in enumerate(agents) if j != i]

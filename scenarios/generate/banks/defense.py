@@ -100,7 +100,7 @@ TOPICS = {
         date | accreditation renewal | the network's approval to operate
     """,
     "logistics": """
-        cost 500k-9M | fuel | fuel purchases
+        cost 500k-9M | fuel | what the vehicles and aircraft burn
         count 1200-9600 | shipments in transit | cargo on the move
         rate 70.0-98.9 | on-time delivery | deliveries arriving on schedule
         count 110-900 | stock-outs | empty shelves

@@ -61,7 +61,7 @@ TOPICS = {
         rate 0.5-4.9 | non-performing loan | bad loans
         count 110-900 | watch list credits | borrowers under watch
         cost 2M-40M | loan loss provision | reserves for bad loans
-        rate 60.0-94.9 | sector exposure | concentration in one industry
+        rate 60.0-94.9 | sector exposure | concentration in a single industry
         !finding | underwriting exception | loans that broke the rules
         !people | borrower default | a client on the brink
         date | credit committee | the next credit meeting
@@ -80,7 +80,7 @@ TOPICS = {
         cost 10M-90M | funding | money raised from markets
         !finding | stress test | the bank's stress results
         !offer 20M-90M | debt issuance | new bonds the bank could sell
-        date | rating review | the credit rating review
+        date | rating review | the agencies' next verdict on our credit
     """,
     "compliance": """
         count 110-900 | suspicious activity reports | flagged transactions

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 AT = ("at the", "in the", "for the", "across the", "within the")
 """How a value places its unit ("{at} {Q}" -> "across the north campus")."""
 WHEN = (

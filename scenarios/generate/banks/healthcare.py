@@ -88,7 +88,7 @@ TOPICS = {
         rate 14.0-39.9 | discharge-before-noon | early discharges
         count 900-3600 | avoidable bed days | placement delays
         rate 62.0-88.9 | operating room utilisation | theatre use
-        !count 40-160 | ambulance diversion hours | turned-away ambulances
+        !count 110-460 | ambulance diversion hours | turned-away ambulances
         date | bed capacity review | the bed count review
     """,
     "pharmacy": """
@@ -121,7 +121,7 @@ TOPICS = {
         date | system upgrade | the software change
     """,
     "compliance": """
-        count 12-48 | open corrective actions | unfinished remediation
+        count 110-480 | open corrective actions | unfinished remediation
         rate 72.0-94.9 | annual attestation | compliance sign-offs
         count 110-340 | hotline reports | ethics line calls
         !finding | privacy breach | leaked patient records

@@ -62,13 +62,13 @@ TOPICS = {
         count 120-700 | documents under review | papers still to read
         !finding | conflict check | a possible conflict of interest
         !people | client complaint | an unhappy client
-        date | trial | the trial start
+        date | trial | going before the jury
     """,
     "litigation": """
         cost 1M-60M | damages claim | what the other side wants
         rate 10.0-79.9 | win probability | our chances in court
         count 110-900 | depositions | witness interviews
-        !offer 500k-40M | settlement | the other side's settlement figure
+        !offer 500k-40M | settlement | the other side's price to end the case
         !finding | privileged document | a document sent by mistake
         date | hearing | the next court date
     """,
@@ -78,7 +78,7 @@ TOPICS = {
         rate 1.0-14.9 | earn-out | the deferred price
         !offer 2M-80M | competing bid | a rival buyer's price
         !finding | undisclosed liability | a hidden problem in the target
-        date | closing | the deal closing
+        date | closing | the deal completing
     """,
     "firm": """
         cost 5M-90M | partner distributions | profit paid to partners
