@@ -1,8 +1,10 @@
 """A seeded procedural generator of valid-by-construction scenarios, and the Silver set.
 
 A scenario is composed from a sector's banks (:mod:`scenarios.generate.banks`): a decision
-template, distinct roles from the clusters it involves, and for each role a few of its fact
-templates with freshly drawn values. Values are drawn so that every strong atom (money,
+template, distinct roles from the clusters it involves (each needing a topic another holds),
+and for each role a few subjects of the topics it holds, rendered through the sentence frames
+of :mod:`scenarios.generate.banks.frames` with freshly drawn values. Desired items are other
+agents' items on topics the role needs. Values are drawn so that every strong atom (money,
 percentage, long number, date, time, code, name; see :mod:`scenarios.values`) occurs in one
 value only, which makes each fact separately checkable. Sharing policies, desired and
 cannot-know targets, objectives, the domain map and the goal follow from those facts; a
