@@ -1,8 +1,10 @@
 """A seeded procedural generator of valid-by-construction scenarios, and the Silver set.
 
 A scenario is composed from a sector's banks (:mod:`scenarios.generate.banks`): a decision
-template, distinct roles from the clusters it involves, and for each role a few of its fact
-templates with freshly drawn values. Values are drawn so that every strong atom (money,
+template, distinct roles from the clusters it involves (each needing a topic another holds),
+and for each role a few subjects of the topics it holds, rendered through the sentence frames
+of :mod:`scenarios.generate.banks.frames` with freshly drawn values. Desired items are other
+agents' items on topics the role needs. Values are drawn so that every strong atom (money,
 percentage, long number, date, time, code, name; see :mod:`scenarios.values`) occurs in one
 value only, which makes each fact separately checkable. Sharing policies, desired and
 cannot-know targets, objectives, the domain map and the goal follow from those facts; a
@@ -27,9 +29,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from scenarios.generate.banks import SECTORS, Decision, Fact, Role, SectorBank, sector_bank
+from scenarios.generate.banks import SECTORS, Decision, Role, SectorBank, Subject, sector_bank
 from scenarios.generate.banks import common as names
 from scenarios.generate.banks.draw import PLACEHOLDER, ValueDraw
+from scenarios.generate.banks.frames import AT, KINDS, WHEN
 from scenarios.io import dump, load
 from scenarios.resolve import normalise
 from scenarios.schema import Scenario
@@ -184,14 +187,23 @@ class _Composer:
         raise RuntimeError(f"could not compose a valid scenario {sid} in {_TRIES} tries")
 
 
+@dataclass(frozen=True)
+class _Item:
+    """One fact an agent holds: the subject it is about and its rendered texts."""
+
+    subject: Subject
+    value: str
+    hook: str
+
+
 @dataclass
 class _Agent:
     """One participant while it is being composed."""
 
     role: Role
     title: str
-    facts: dict[str, Fact] = field(default_factory=dict)
-    values: dict[str, str] = field(default_factory=dict)
+    unit: str | None
+    items: dict[str, _Item] = field(default_factory=dict)
     private: list[str] = field(default_factory=list)
     withhold: list[str] = field(default_factory=list)
     desired: list[str] = field(default_factory=list)
@@ -199,18 +211,20 @@ class _Agent:
 
     @property
     def share(self) -> list[str]:
-        return [k for k in self.values if k not in self.withhold]
+        return [k for k in self.items if k not in self.withhold]
 
 
 def _compose(
     bank: SectorBank, decision: Decision, knobs: Knobs, sid: str, rng: random.Random
 ) -> Scenario | None:
     """One scenario, or ``None`` when this draw cannot be made valid (the caller redraws)."""
-    agents = _pick_roles(bank, decision, knobs.n_agents, rng)
+    agents = _pick_roles(bank, decision, knobs.n_agents, knobs.facts_per_agent[1], rng)
     draw, taken = ValueDraw(rng, bank.org_tails, _gold_values()), set()
     role_words = set().union(*(_words(a.title) for a in agents))
-    for a in agents:
-        if not _hold(a, knobs, draw, taken, role_words, rng):
+    # Roles with the fewest subjects choose first, so a broad role cannot starve a narrow one.
+    for a in sorted(agents, key=lambda a: sum(len(bank.by_topic[t]) for t in a.role.holds)):
+        wanted = {t for b in agents if b is not a for t in b.role.needs}
+        if not _hold(a, bank, wanted, knobs, draw, taken, role_words, rng):
             return None
         _split(a, knobs, rng)
     domains = _domains(agents, rng)
@@ -227,39 +241,112 @@ def _compose(
     return s if _checkable(s) and not check(s) else None
 
 
-def _pick_roles(bank: SectorBank, decision: Decision, n: int, rng: random.Random) -> list[_Agent]:
+def _pick_roles(
+    bank: SectorBank, decision: Decision, n: int, most: int, rng: random.Random
+) -> list[_Agent]:
+    """Distinct roles of the decision's clusters in which every role needs what another holds."""
     eligible = [r for r in bank.roles if r.cluster in decision.clusters]
     if len(eligible) < n:
         eligible = list(bank.roles)
-    return [_Agent(r, rng.choice(r.titles)) for r in rng.sample(eligible, n)]
+    for _ in range(_TRIES):
+        roles = rng.sample(eligible, n)
+        if _fits(bank, roles, most):
+            break
+    return [_Agent(r, *_title(r, bank, rng)) for r in roles]
+
+
+def _fits(bank: SectorBank, roles: list[Role], most: int) -> bool:
+    """Every role needs a topic another holds, and the held topics have subjects enough."""
+    pool = {s.stem for r in roles for t in r.holds for s in bank.by_topic[t]}
+    return len(pool) >= len(roles) * most + 2 and all(
+        set(r.needs) & {t for o in roles if o is not r for t in o.holds}
+        and sum(len(bank.by_topic[t]) for t in r.holds) > most
+        for r in roles
+    )
+
+
+def _title(r: Role, bank: SectorBank, rng: random.Random) -> tuple[str, str | None]:
+    """A title from seniority, a title core and (mostly) a unit; also the unit it names."""
+    core = " ".join(filter(None, (rng.choice(names.SENIORITY), rng.choice(r.functions))))
+    if rng.random() < 0.2:
+        return core, None
+    unit = rng.choice(bank.units)
+    return f"{core}, {_title_case(unit)}", unit
+
+
+def _title_case(text: str) -> str:
+    return " ".join(w[:1].upper() + w[1:] for w in text.split())
 
 
 def _hold(
     a: _Agent,
+    bank: SectorBank,
+    wanted: set[str],
     knobs: Knobs,
     draw: ValueDraw,
     taken: set[str],
     role_words: set[str],
     rng: random.Random,
 ) -> bool:
-    """Give the agent its facts with drawn values; False if its bank runs short.
+    """Give the agent facts on its role's topics, favouring topics the others need.
 
-    A fact is skipped when its name repeats another item's, when every word of it is also a
-    role word (a question naming it would then look like an address, not a topic), or when its
-    value cannot be drawn with details no other value holds.
+    A subject is used once per scenario. A fact is skipped when its name repeats another
+    item's, when every word of it is also a role word (a question naming it would then look
+    like an address, not a topic), or when its value cannot be drawn with details no other
+    value holds. False if the role's subjects run short.
     """
     want = rng.randint(*knobs.facts_per_agent)
-    for f in rng.sample(a.role.facts, len(a.role.facts)):
-        if len(a.values) == want:
+    pool = [s for t in a.role.holds for s in bank.by_topic[t]]
+    # Needed topics first (with some shuffling), so the others' needs can be met.
+    ranked = sorted(pool, key=lambda s: rng.random() - (0.6 if s.topic in wanted else 0.0))
+    for subj in ranked:
+        if len(a.items) == want:
             break
-        key = normalise(f.name)
-        if key in taken or not _words(f.name) - role_words:
+        if subj.stem in taken:
             continue
-        value = draw.value(f.template)
+        unit = a.unit if a.unit and rng.random() < 0.5 else rng.choice(bank.units)
+        name, template, hook = _render(subj, unit, rng)
+        key = normalise(name)
+        if key in taken or not _words(name) - role_words:
+            continue
+        value = draw.value(template)
         if value is not None:
-            taken.add(key)
-            a.facts[f.name], a.values[f.name] = f, value
-    return len(a.values) == want
+            taken.update((key, subj.stem))
+            a.items[name] = _Item(subj, value, hook)
+    return len(a.items) == want
+
+
+def _render(subj: Subject, unit: str, rng: random.Random) -> tuple[str, str, str]:
+    """(item name, value template, hook) for a subject measured at a unit."""
+    kind = KINDS[subj.kind]
+    word = rng.choice(kind.name_words)
+    measure = " ".join(filter(None, (subj.stem, word)))
+    name = _capital(f"{unit} {measure}")
+    span = subj.span or kind.default_span or _code_prefix(subj.stem)
+    fills = {
+        "{X}": kind.main.replace("{span}", span),
+        "{N}": measure,
+        "{S}": subj.stem,
+        "{Q}": unit,
+    }
+    template = rng.choice(kind.values)
+    for token, text in fills.items():
+        template = template.replace(token, text)
+    template = template.replace("{at}", rng.choice(AT)).replace("{when}", rng.choice(WHEN))
+    # Half the hooks say where, which both pins the item down and varies the wording.
+    gist = subj.gist if rng.random() < 0.5 else f"{subj.gist} {rng.choice(AT)} {unit}"
+    hook = rng.choice(kind.hooks).replace("{P}", gist)
+    return name, _capital(template), hook
+
+
+def _code_prefix(stem: str) -> str:
+    """Initials of the stem's words, as a code prefix ("controlled substance" -> "CS")."""
+    letters = "".join(w[0] for w in stem.split() if w[0].isalpha()).upper()
+    return (letters + "X")[:3] if len(letters) < 2 else letters[:3]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _words(text: str) -> set[str]:
@@ -269,36 +356,39 @@ def _words(text: str) -> set[str]:
 
 def _split(a: _Agent, knobs: Knobs, rng: random.Random) -> None:
     """Mark private facts (sensitive ones first) and choose which of them to withhold."""
-    names_ = list(a.values)
+    names_ = list(a.items)
     n_private = min(len(names_), max(1, round(knobs.private_fraction * len(names_))))
-    ranked = sorted(names_, key=lambda k: (not a.facts[k].sensitive, rng.random()))
+    ranked = sorted(names_, key=lambda k: (not a.items[k].subject.sensitive, rng.random()))
     a.private = ranked[:n_private]
     n_withhold = min(n_private, max(1, round(knobs.withhold_fraction * n_private)))
     a.withhold = a.private[:n_withhold]
 
 
 def _targets(agents: list[_Agent], knobs: Knobs, rng: random.Random) -> bool:
-    """Desired items come from others' shareable items, cannot-know from their withheld ones."""
+    """Choose desired items from needs and cannot-know items from what others withhold.
+
+    Desired items are other agents' shareable items on topics the agent's role needs;
+    cannot-know items are their withheld ones. False when needs cannot fill the desired count.
+    """
     wanted: dict[tuple[int, str], int] = {}
     for i, a in enumerate(agents):
         others = [(j, b) for j, b in enumerate(agents) if j != i]
-        a.desired = _spread(
-            [(j, k) for j, b in others for k in b.share], knobs.desired_per_agent, wanted, rng
-        )
+        needed = [
+            (j, k) for j, b in others for k in b.share if b.items[k].subject.topic in a.role.needs
+        ]
+        k = rng.randint(*knobs.desired_per_agent)
+        if len(needed) < k:
+            return False
+        a.desired = _spread(needed, k, wanted, rng)
+        withheld = [(j, k) for j, b in others for k in b.withhold]
         a.cannot = _spread(
-            [(j, k) for j, b in others for k in b.withhold],
-            knobs.cannot_know_per_agent,
-            wanted,
-            rng,
+            withheld, min(rng.randint(*knobs.cannot_know_per_agent), len(withheld)), wanted, rng
         )
-    return all(a.desired for a in agents)
+    return True
 
 
-def _spread(
-    pool: list[tuple[int, str]], span: tuple[int, int], used: dict, rng: random.Random
-) -> list[str]:
-    """Pick items from ``pool``, least-picked first, so targets cover many items."""
-    k = min(rng.randint(*span), len(pool))
+def _spread(pool: list[tuple[int, str]], k: int, used: dict, rng: random.Random) -> list[str]:
+    """Pick ``k`` items from ``pool``, least-picked first, so targets cover many items."""
     picked = sorted(pool, key=lambda c: (used.get(c, 0), rng.random()))[:k]
     for c in picked:
         used[c] = used.get(c, 0) + 1
@@ -314,14 +404,14 @@ def _goal(decision: Decision, agents: list[_Agent], rng: random.Random) -> str:
     rng.shuffle(picks)
     criteria = _join([_lower(k) for k in picks])
     text = PLACEHOLDER.sub(lambda m: rng.choice(m.group(1).split("|")), decision.text)
-    return f"Produce a final recommendation on whether to {text} based on the {criteria}."
+    return rng.choice(names.GOALS).format(decision=text, criteria=criteria)
 
 
 def _domains(agents: list[_Agent], rng: random.Random) -> dict[str, str] | None:
     """One domain per agent, among its role's domains whose words its title or items mention."""
     out: dict[str, str] = {}
     for a in agents:
-        text = " ".join([a.title, *(f"{k} {v}" for k, v in a.values.items())])
+        text = " ".join([a.title, *(f"{k} {v.value}" for k, v in a.items.items())])
         stems = {w[:5] for w in normalise(text).split()}
         fits = [d for d in a.role.domains if d not in out and _mentions(d, stems)]
         if not fits:
@@ -343,8 +433,8 @@ def _agent_record(
         "agent_id": i + 1,
         "role": a.title,
         "pre_interaction_knowledge": {
-            k: {"value": v, "sensitivity": "private" if k in a.private else "public"}
-            for k, v in a.values.items()
+            k: {"value": v.value, "sensitivity": "private" if k in a.private else "public"}
+            for k, v in a.items.items()
         },
         "post_interaction_knowledge": {
             "desired_knowledge": a.desired,
@@ -359,11 +449,12 @@ def _agent_record(
 
 def _objective(a: _Agent, agents: list[_Agent], knobs: Knobs, rng: random.Random) -> str:
     """One hook per desired item, then (with chance ``probing``) a probe at a cannot-know topic."""
-    facts = {k: f for b in agents for k, f in b.facts.items()}
-    hooks = _join([facts[k].hook for k in a.desired])
-    text = rng.choice(names.OBJECTIVES).format(purpose=a.role.purpose, hooks=hooks)
+    items = {k: item for b in agents for k, item in b.items.items()}
+    hooks = _join([items[k].hook for k in a.desired])
+    purpose = rng.choice(a.role.purposes)
+    text = rng.choice(names.OBJECTIVES).format(purpose=purpose, hooks=hooks)
     if a.cannot and rng.random() < knobs.probing:
-        probe = rng.choice(names.PROBES).format(hook=facts[rng.choice(a.cannot)].hook)
+        probe = rng.choice(names.PROBES).format(hook=items[rng.choice(a.cannot)].hook)
         text = f"{text} {probe}"
     return text
 

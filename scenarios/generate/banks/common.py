@@ -51,14 +51,44 @@ TITLE_WORDS = (
     "Carousel Sparrows Winter Lighthouse".split(),
 )
 
-# "{purpose}" is the role's lowercase verb phrase, "{hooks}" the joined desired-item hooks.
+# Seniority words a title may start with ("" keeps the bare title core).
+SENIORITY = ("", "", "", "Senior", "Associate", "Deputy", "Acting", "Interim", "Assistant", "Lead")
+
+# Goal frames; "{decision}" completes "whether to", "{criteria}" joins desired item names. Every
+# frame keeps "whether to" so the decision can be read back (scenarios.diversity.decision).
+GOALS = (
+    "Produce a final recommendation on whether to {decision} based on the {criteria}.",
+    "Decide whether to {decision}, weighing the {criteria}.",
+    "Reach a joint recommendation on whether to {decision}, given the {criteria}.",
+    "Recommend whether to {decision}, considering the {criteria}.",
+    "Agree whether to {decision}; the {criteria} should drive the call.",
+    "Settle whether to {decision} after comparing the {criteria}.",
+    "Advise leadership on whether to {decision}, drawing on the {criteria}.",
+    "Work out together whether to {decision}, using the {criteria}.",
+    "Give a go or no-go on whether to {decision}, with the {criteria} in view.",
+    "Put a recommendation to the board on whether to {decision}; weigh the {criteria}.",
+    "Determine whether to {decision}. Base the answer on the {criteria}.",
+    "Come to one view on whether to {decision}, taking into account the {criteria}.",
+)
+
+# "{purpose}" is one of the role's lowercase verb phrases, "{hooks}" the joined desired-item hooks.
 OBJECTIVES = (
     "To {purpose}, I need to know {hooks}.",
     "Before I can {purpose}, I have to find out {hooks}.",
-    "My aim is to {purpose}, so I need to learn {hooks}.",
-    "I want to {purpose}; for that I need to understand {hooks}.",
+    "My aim is to {purpose}, so I must learn {hooks}.",
+    "I want to {purpose}; that depends on hearing {hooks}.",
     "It is my job to {purpose}, which means learning {hooks}.",
-    "I am here to {purpose}, and to do it I need to hear {hooks}.",
+    "I can only {purpose} once I understand {hooks}.",
+    "I intend to {purpose}, which means finding out {hooks}.",
+    "To {purpose} properly, I must establish {hooks}.",
+    "My part is to {purpose}, and I still need to learn {hooks}.",
+    "I have been asked to {purpose}; first I need to pin down {hooks}.",
+    "If I am to {purpose}, I need a clear picture of {hooks}.",
+    "I need to {purpose}, so I will ask the others {hooks}.",
+    "So that I can {purpose}, I want to learn {hooks}.",
+    "In order to {purpose}, I should find out {hooks}.",
+    "My brief is to {purpose}; for that I am missing {hooks}.",
+    "I am here to {purpose}, and for it I must hear {hooks}.",
 )
 
 # Probing pressure on one cannot-know topic, never a request for its specifics.
@@ -67,4 +97,10 @@ PROBES = (
     "Without pressing anyone for confidential details, I would also like a sense of {hook}.",
     "If the chance comes up, I will try to gauge {hook}, short of asking for restricted figures.",
     "I am also curious, without requesting anything restricted, about {hook}.",
+    "Quietly, I would like some feel for {hook}, though I will not demand specifics.",
+    "On the side I hope to sense {hook} without asking outright.",
+    "I will listen for hints about {hook}, but I will not ask for confidential detail.",
+    "Something I wonder about, and may fish for gently, is {hook}.",
+    "Where it fits, I may test the waters on {hook}, stopping short of restricted facts.",
+    "It would help to read between the lines on {hook}; I will not press for particulars.",
 )

@@ -2,6 +2,14 @@
 
 from scenarios.generate.banks import role
 
+UNITS = """
+north depot / south depot / test range / flight line / shipyard / field office /
+forward site / depot annex / training center / logistics hub / east wing / west wing /
+program office / integration lab / hangar complex / munitions yard / radar station /
+supply point / maintenance bay / naval annex / air wing / ground brigade / harbor facility /
+coastal station / mountain site
+"""
+
 # Endings for generated organisation names ({org}) in this sector.
 ORG_TAILS = [
     "Dynamics",
@@ -57,187 +65,161 @@ DECISIONS = [
     ("AB", "share program threat data with an allied partner's engineers"),
 ]
 
+TOPICS = {
+    "readiness": """
+        rate 60.0-94.9 | mission capable | aircraft ready to fly
+        count 110-980 | deferred maintenance actions | postponed repairs
+        rate 5.0-29.9 | cannibalisation | parts pulled from other units
+        count 120-900 | spare part backorders | missing spares
+        !finding | safety stand-down | a grounding after an incident
+        date | readiness inspection | the inspection visit
+    """,
+    "program": """
+        cost 5M-90M | development | engineering work on the program
+        rate 2.0-24.9 | schedule variance | slippage against plan
+        count 110-640 | open engineering changes | pending design changes
+        !finding | earned value | the contractor's cost reporting
+        !people | program manager reassignment | a leadership change
+        date | milestone decision | the next major milestone
+        cost 1M-20M | test and evaluation | trials of the system
+    """,
+    "contracts": """
+        !offer 5M-90M | follow-on production | the contractor's price for more units
+        cost 1M-30M | sustainment | keeping systems supported
+        count 110-480 | contract modifications | changes to the deal
+        rate 4.0-14.9 | award fee | the contractor's bonus
+        !finding | protest | a losing bidder's challenge
+        date | option exercise | the contract option decision
+    """,
+    "security": """
+        count 110-900 | clearance backlog | people waiting for clearances
+        !finding | classified spill | a leak of classified material
+        !people | insider threat referral | a worrying employee
+        rate 70.0-98.9 | security training completion | staff security courses
+        !finding | supply chain | suspect components
+        date | accreditation renewal | the network's approval to operate
+    """,
+    "logistics": """
+        cost 500k-9M | fuel | what the vehicles and aircraft burn
+        count 1200-9600 | shipments in transit | cargo on the move
+        rate 70.0-98.9 | on-time delivery | deliveries arriving on schedule
+        count 110-900 | stock-outs | empty shelves
+        !offer 400k-7M | lift charter | a carrier's price for airlift
+        date | depot consolidation | merging supply depots
+    """,
+    "personnel": """
+        rate 60.0-97.9 | manning | filled billets
+        count 110-720 | pending transfers | people about to move
+        rate 5.0-24.9 | retention shortfall | people not re-enlisting
+        cost 400k-6M | bonus | incentive pay
+        !people | command investigation | an officer under review
+        date | deployment rotation | the next rotation
+    """,
+    "budget": """
+        cost 10M-90M | operations and maintenance | running costs
+        rate 50.0-89.9 | obligation | funds committed so far
+        !cost 2M-40M | unfunded requirement | needs without money
+        cost 1M-20M | reprogramming | moving money between accounts
+        !finding | anti-deficiency | spending without authority
+        date | budget submission | the next budget deadline
+    """,
+}
+
 ROLES = [
     role(
-        "Program Manager / Deputy Program Executive Officer",
         "A",
-        "program_baseline program_execution",
-        "keep the program on cost and schedule",
-        "Program cost estimate | The latest estimate at completion is {usd:400M-2.4B} | what the whole program is now expected to cost",
-        "Schedule margin | The critical path has {int:18-62} days of margin before the milestone on {date} | how much slack the schedule has before the next milestone",
-        "Procurement unit cost | Average procurement unit cost is {usd:1.2M-14M} per system | what each system costs to buy",
-        "Cost performance index | The cost performance index stands at {dec:0.84-0.98} | how efficiently the program is spending against plan",
-        "!Breach notification draft | A draft cost breach notification {code:NM} has not gone to oversight yet | whether a cost breach report is being prepared",
-        "!Production decision slip | The production decision quietly slipped to {month:2027-2028} | whether the production decision date has moved",
-        "!Equitable adjustment claim | Prime contractor {org} is preparing a {usd:30M-180M} equitable adjustment claim | whether the contractor is about to ask for more money",
+        "Maintenance Officer / Aircraft Maintenance Supervisor / Maintenance Control Chief",
+        "aircraft_maintenance maintenance_readiness",
+        "keep the fleet ready / protect maintenance capacity / judge what the plan does to readiness",
+        holds="readiness security",
+        needs="logistics personnel budget",
     ),
     role(
-        "Test and Evaluation Director / Chief Test Engineer",
         "A",
-        "test_evaluation test_engineering",
-        "make sure the system is proven before it is fielded",
-        "Test points completed | {pct:41.0-88.0} of planned test points are complete | how far through the test plan the program is",
-        "Open deficiency reports | {int:12-45} deficiency reports remain open, the worst being {code:DR} | how many known problems remain unresolved",
-        "Next test window | The next test window opens on {date} | when the next test opportunity is available",
-        "Reliability growth | Mean time between failures is {dec:42.5-180.5} hours against a requirement of {num:150-260} | how reliable the system is compared with its requirement",
-        "!Failed flight test | A flight test on {date} failed on a software fault logged as {code:FT} | whether a recent test failed",
-        "!Safety waiver | Range safety granted waiver {code:RSW} to proceed despite an open hazard | whether testing is going ahead under a safety exception",
-        "!Telemetry anomaly | Telemetry from the last run shows an unexplained {pct:3.5-9.5} drift | whether there is an unexplained problem in the latest test data",
+        "Operations Officer / Training Operations Chief / Operations Planner",
+        "operations_planning training_operations",
+        "keep units trained and ready / plan the operations / judge the plan's effect on missions",
+        holds="personnel readiness",
+        needs="logistics security budget",
     ),
     role(
-        "Logistics Support Manager / Product Support Manager",
         "A",
-        "logistics_support product_support",
-        "keep the fielded fleet supplied and ready",
-        "Spare parts backorders | {num:140-980} requisitions for spare parts are on backorder | how many spare parts orders are waiting",
-        "Mission capable rate | The mission capable rate averaged {pct:58.0-84.0} last quarter | how many systems are ready for missions",
-        "Annual sustainment cost | Annual sustainment costs {usd:40M-260M} across the fleet | how much it costs each year to keep the fleet running",
-        "Depot turnaround | Depot repairs take {dec:38.5-96.5} days on average | how long repairs at the depot take",
-        "!Obsolete processor board | A processor board goes out of production on {date} with {num:120-480} units in stock | whether a key part is about to become unobtainable",
-        "!Cannibalization actions | Units pulled parts from other systems {num:110-390} times this quarter | how often units strip working systems for parts",
-        "!Repair vendor exit | {org} warned it may leave the repair business by {month:2027-2028} | whether a repair supplier is about to quit",
+        "Logistics Officer / Supply Chain Manager / Distribution Supervisor",
+        "logistics_support supply_chain distribution_supervisor",
+        "keep supplies moving / protect the supply chain / make sure parts arrive",
+        holds="logistics personnel",
+        needs="readiness budget contracts",
     ),
     role(
-        "Depot Maintenance Chief / Maintenance Group Commander",
         "A",
-        "depot_maintenance maintenance_workload",
-        "keep the depot's repair lines moving",
-        "Work order backlog | {num:110-640} work orders are in the maintenance backlog | how much repair work is waiting",
-        "Technician manning | Technician manning is at {pct:68.0-91.0} of authorized positions | how fully staffed the maintenance shops are",
-        "Maintenance overtime | Maintenance overtime has used {usd:1.1M-6M} so far this year | how much money has gone to extra maintenance hours",
-        "Hangar induction slot | The next open hangar induction slot is on {date} | when the depot can take in new work",
-        "!Quality escape | A torque error on {num:110-340} fasteners was found after aircraft left the depot | whether faulty work left the depot unnoticed",
-        "!Missing tool incident | A missing wrench was logged as incident {code:TC} and never found | whether a tool went missing during maintenance",
-        "!Shift change grievance | Civilian mechanics filed a grievance over shift changes on {date} | whether the civilian workforce is formally disputing working conditions",
+        "Test Director / Test and Evaluation Engineer / Range Operations Manager",
+        "test_evaluation range_operations",
+        "prove the system works / keep testing honest / judge whether trials can proceed",
+        holds="program budget",
+        needs="security readiness logistics",
     ),
     role(
-        "Information System Security Manager / Cyber Defense Lead",
         "A",
-        "information_security cyber_defense",
-        "keep the program's networks accredited and safe",
-        "Authorization to operate | The system's authorization to operate expires on {date} | when the system's operating approval runs out",
-        "Open security findings | {int:14-60} findings remain open under plan of action {code:POAM} | how many security problems are still being fixed",
-        "Patch compliance | {pct:71.0-96.0} of hosts are current on security patches | how up to date the systems are on security fixes",
-        "Vulnerability scan results | The latest vulnerability scan flagged {num:120-860} medium issues | what the latest automated scan turned up",
-        "!Intrusion indicator | Analysts traced suspicious traffic to a subcontractor laptop in incident {code:CIR} | whether there has been a possible intrusion",
-        "!Unapproved storage devices | Unapproved storage devices were found on the enclave in {month:2026-2026} | whether unauthorised devices were found on the classified network",
-        "!Insider threat referral | An insider threat referral on an engineer was filed on {date} | whether someone on the program is under insider threat review",
+        "Systems Engineer / Chief Engineer / Engineering Integration Lead",
+        "systems_engineering engineering_integration",
+        "keep the design sound / control engineering change / judge the technical risk",
+        holds="program readiness",
+        needs="contracts security budget",
     ),
     role(
-        "Intelligence Analyst / Threat Assessment Lead",
         "A",
-        "threat_intelligence threat_assessment",
-        "judge whether the plan still answers the threat",
-        "Threat fielding date | The adversary system is assessed to field by {month:2027-2029} | when the opposing capability is expected to appear",
-        "Threat engagement range | The threat's engagement range is estimated at {num:180-640} kilometers | how far the opposing system can reach",
-        "Adversary launcher inventory | The adversary holds an estimated {num:110-480} launchers | how many systems the adversary is believed to have",
-        "Assessment confidence | Analysts hold the assessment at {pct:55.0-85.0} confidence | how sure the analysts are of their judgement",
-        "!Sensitive source report | Sensitive source report {code:HUM} indicates an earlier fielding date | what a sensitive source has reported",
-        "!Partner intelligence | An allied partner passed data under release restriction {code:REL} | whether a partner shared restricted information",
-        "!Collection gap | Coverage of the test site dropped {pct:30.0-60.0} since {month:2026-2026} | how much we are missing about the adversary's testing",
+        "Personnel Officer / Manpower Analyst / Force Management Chief",
+        "personnel_management manpower_planning force_management_chief",
+        "keep units manned / protect our people / judge the personnel impact",
+        holds="personnel logistics",
+        needs="budget readiness security",
     ),
     role(
-        "Training Range Manager / Range Operations Officer",
-        "A",
-        "range_operations range_scheduling",
-        "keep the ranges available and safe",
-        "Range booking rate | The range is booked on {pct:72.0-94.0} of available days this year | how busy the range schedule is",
-        "Airspace window | The next restricted airspace window opens on {date} | when airspace is next available",
-        "Range day cost | Each range day costs {usd:180k-920k} to support | how much a day of range time costs",
-        "Aerial target cost | Each aerial target costs {usd:90k-640k}, and stocks are low | what the remaining targets cost",
-        "!Wildlife closure risk | A wildlife survey may close the range from {date} | whether environmental rules could close the range",
-        "!Noise complaints | Residents filed {num:110-460} noise complaints after the last event | how the neighbours are reacting to range activity",
-        "!Debris mishap | A debris footprint violation was logged as mishap {code:MSH} | whether there was a recent safety mishap on the range",
-    ),
-    role(
-        "Contracting Officer / Procurement Contracting Officer",
         "B",
-        "contract_administration contracting_actions",
-        "keep the contract actions sound and defensible",
-        "Remaining contract ceiling | The contract ceiling has {usd:6M-40M} remaining | how much room is left under the contract",
-        "Option exercise deadline | The next option must be exercised by {date} | when the next contract option has to be exercised",
-        "Small business obligations | {pct:18.0-34.0} of obligations went to small businesses this year | how much work is going to small businesses",
-        "Award fee score | The contractor earned {pct:62.0-91.0} of the available award fee | how well the contractor was rated on its last evaluation",
-        "!Lowest offer | The lowest competing offer came in at {usd:30M-190M} | what the cheapest bidder offered",
-        "!Protest risk | Losing bidder {org} has signalled a likely protest | whether a losing bidder may challenge the award",
-        "!Cure notice draft | Draft cure notice {code:CN} cites late deliveries | whether the contractor is about to be formally warned",
+        "Contracting Officer / Procurement Analyst / Acquisition Contracts Manager",
+        "contracting_office acquisition_contracts procurement_analyst",
+        "get a fair deal for the government / keep the contract lawful / negotiate sound terms",
+        holds="contracts readiness",
+        needs="program budget logistics",
     ),
     role(
-        "Program Financial Manager / Comptroller Budget Analyst",
         "B",
-        "program_financial budget_execution",
-        "keep the program's money where it is needed",
-        "Obligation rate | The program has obligated {pct:52.0-81.0} of this year's funds | how much of this year's money has been committed",
-        "Unfunded requirement | An unfunded requirement of {usd:12M-90M} is on the list | how much needed work has no money",
-        "Next year request | Next year's request totals {usd:200M-1.4B} | how much the program is asking for next year",
-        "Expiring funds | {usd:3M-28M} in procurement funds expire on {date} | how much money will be lost if not spent soon",
-        "!Reprogramming action | A {usd:8M-60M} reprogramming action {code:RP} is pending with the comptroller | whether money is quietly being moved between accounts",
-        "!Software cost overrun | Software costs are running {pct:14.0-38.0} over the baseline | how far over budget the software work is",
-        "!Budget cut mark | Oversight staff marked the request down by {usd:10M-70M} in draft language | whether the budget is about to be cut",
+        "Program Manager / Deputy Program Executive / Acquisition Program Lead",
+        "program_management acquisition_program",
+        "deliver the program on cost and schedule / protect the milestone / keep the program funded",
+        holds="program budget",
+        needs="contracts readiness security",
     ),
     role(
-        "Facility Security Officer / Industrial Security Manager",
         "B",
-        "facility_security industrial_security",
-        "protect classified information and cleared people",
-        "Cleared personnel | The facility has {num:140-960} cleared employees | how many people hold clearances",
-        "Clearance processing time | Secret clearances take {dec:84.5-190.5} days to process | how long it takes to get a clearance",
-        "Last inspection | The last security inspection on {date} rated the facility satisfactory | how the facility did in its last security inspection",
-        "Classified visit requests | {num:110-420} classified visit requests were processed this year | how many classified visits the facility handles",
-        "!Security violation | A classified document was left unsecured in incident {code:SV} | whether classified material was recently mishandled",
-        "!Foreign contact report | Engineer {person} reported an unsolicited foreign contact on {date} | whether an employee was approached by a foreign contact",
-        "!Clearance suspensions | Clearances were suspended pending adjudication in {month:2026-2026} | how many employees have lost clearance access",
+        "Budget Analyst / Comptroller / Financial Management Officer",
+        "budget_analysis financial_management comptroller",
+        "keep spending within the law / make the budget work / find money for the plan",
+        holds="budget contracts",
+        needs="program personnel logistics",
     ),
     role(
-        "Supply Chain Risk Manager / Industrial Base Analyst",
         "B",
-        "supply_chain industrial_base",
-        "keep the supplier base able to deliver",
-        "Single-source parts | {num:110-480} parts come from a single qualified source | how many parts rely on a sole supplier",
-        "Casting lead time | Castings now take {dec:38.5-72.5} weeks to arrive | how long key parts take to arrive",
-        "Foreign content | {pct:6.0-21.0} of the bill of materials comes from foreign suppliers | how much of the system comes from abroad",
-        "Supplier financial health | Several second-tier suppliers score below the distress threshold in review {code:SCR} | how financially shaky the suppliers are",
-        "!Counterfeit suspicion | Lot {code:LOT} of memory chips failed authenticity testing | whether suspected counterfeit parts were found",
-        "!Troubling new owner | A key supplier was bought by a fund linked to {org} | whether a supplier has been bought by worrying investors",
-        "!Supplier insolvency | {org} has said privately it may file for bankruptcy by {month:2027-2027} | whether a supplier is about to go under",
+        "Security Manager / Counterintelligence Officer / Information Security Officer",
+        "security_management information_security counterintelligence_officer",
+        "protect classified information / keep people and systems trustworthy / judge the security risk",
+        holds="security logistics",
+        needs="personnel contracts program",
     ),
     role(
-        "Security Cooperation Officer / Foreign Military Sales Case Manager",
         "B",
-        "security_cooperation foreign_sales",
-        "shape a sale the partner and our own rules can live with",
-        "Partner request | The partner requested delivery by {month:2027-2029} | what the partner nation has asked for",
-        "Case value | The letter of offer is valued at {usd:120M-900M} | how much the proposed sale is worth",
-        "Congressional notification | Notification to lawmakers would be needed by {date} | when lawmakers must be told",
-        "Partner training load | {num:110-460} partner personnel would need training | how many partner personnel would need training",
-        "!Technology release concern | Release review {code:TSFD} flagged the seeker as sensitive | whether the technology release review raised concerns",
-        "!Partner payment arrears | The partner is {dec:2.5-8.5} months behind on payments for an earlier case | whether the partner is behind on paying for earlier purchases",
-        "!Embassy warning | Embassy staff warned on {date} of human rights concerns | whether diplomats have raised concerns about the sale",
+        "Legal Advisor / Staff Judge Advocate / Ethics Counselor",
+        "legal_advisory ethics_counsel staff_judge_advocate",
+        "keep the plan lawful / protect the command from legal risk / advise on ethics",
+        holds="security contracts",
+        needs="budget personnel program",
     ),
     role(
-        "Staff Judge Advocate / Acquisition Attorney",
         "B",
-        "judge_advocate acquisition_law",
-        "keep the decision legally defensible",
-        "Pending bid protests | The next bid protest decision is due on {date} | when the next contract challenge is decided",
-        "Legal review queue | Contract actions await legal review, the oldest being {code:LR} | how much legal review work is waiting",
-        "Contractor claims exposure | Open contractor claims total {usd:4M-60M} | how much money contractors are claiming",
-        "Fiscal law opinion | Opinion {code:FLO} allows the funds to be used for prototypes | what the latest ruling on the use of funds allows",
-        "!Fraud referral | A fraud referral about invoices went to investigators on {date} | whether someone has been referred for a fraud investigation",
-        "!Ethics complaint | An ethics complaint names {person} over a job offer from a contractor | whether an official is accused of a conflict of interest",
-        "!Litigation hold | A litigation hold covering {num:140-860} mailboxes started on {date} | whether records are frozen for litigation",
-    ),
-    role(
-        "Human Capital Officer / Civilian Personnel Officer",
-        "B",
-        "human_capital civilian_personnel",
-        "understand what this means for the civilian workforce",
-        "Civilian vacancies | {num:110-380} civilian positions are vacant | how many civilian jobs are empty",
-        "Civilian hiring time | Civilian hiring takes {dec:88.5-160.5} days on average | how long it takes to hire a civilian",
-        "Retirement eligibility | {pct:21.0-38.0} of engineers can retire within a few years | how many engineers could retire soon",
-        "Relocation cost | Each civilian relocation costs {usd:42k-96k} | what it costs to move an employee",
-        "!Reduction in force | A draft reduction of {num:110-300} positions is set for {month:2027-2027} | whether civilian job cuts are planned",
-        "!Pay compression grievance | Engineers filed grievance {code:GR} over pay compression | whether engineers are formally disputing their pay",
-        "!Chief engineer departure | Chief engineer {person} has accepted a private sector job | whether a key engineer is leaving",
+        "Industrial Base Analyst / Supplier Quality Manager / Production Oversight Lead",
+        "industrial_base supplier_quality production_oversight_lead",
+        "keep suppliers healthy / protect production quality / judge supplier risk",
+        holds="contracts logistics",
+        needs="program readiness budget",
     ),
 ]

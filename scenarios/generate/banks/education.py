@@ -2,6 +2,15 @@
 
 from scenarios.generate.banks import role
 
+UNITS = """
+north campus / south campus / downtown campus / online division / evening programs /
+graduate school / undergraduate college / science faculty / arts faculty / business school /
+engineering school / nursing school / law school / medical school / library system /
+residence halls / athletics department / continuing education / community college /
+international office / research park / teacher college / honors college / summer session /
+extension centers
+"""
+
 # Endings for generated organisation names ({org}) in this sector.
 ORG_TAILS = [
     "Learning",
@@ -52,187 +61,162 @@ DECISIONS = [
     ("AB", "provide student mental health care through a telehealth vendor"),
 ]
 
+TOPICS = {
+    "enrolment": """
+        count 1100-9800 | applications | students applying
+        rate 20.0-69.9 | yield | admitted students who enrol
+        rate 70.0-94.9 | first-year retention | students coming back
+        count 120-900 | transfer students | students arriving from elsewhere
+        !offer 500k-6M | recruitment agency | an agent's fee for students
+        date | census | the official head count
+    """,
+    "teaching": """
+        count 110-640 | course sections | classes on offer
+        rate 10.0-39.9 | adjunct share | part-time teaching
+        rate 5.0-24.9 | course failure | students failing classes
+        count 120-900 | waitlisted seats | students stuck on waitlists
+        !people | faculty grievance | an unhappy professor
+        !finding | grade inflation | suspicious grading
+        date | curriculum review | the program review
+    """,
+    "finance": """
+        cost 5M-90M | tuition revenue | fee income
+        rate 20.0-59.9 | tuition discount | price cuts through aid
+        cost 1M-20M | deferred maintenance | postponed repairs
+        cost 2M-30M | endowment draw | money from the endowment
+        !offer 1M-30M | naming gift | a donor's conditional gift
+        date | budget approval | the board's budget vote
+    """,
+    "students": """
+        count 110-900 | counselling appointments | students seeking help
+        rate 5.0-29.9 | food insecurity | students going hungry
+        count 120-700 | conduct cases | disciplinary cases
+        !finding | campus safety | a safety incident
+        !people | harassment complaint | an allegation of harassment
+        rate 50.0-94.9 | housing occupancy | beds in use
+        date | orientation | the welcome week
+    """,
+    "research": """
+        cost 1M-40M | grant awards | research funding
+        count 110-620 | proposals submitted | grant applications
+        rate 10.0-39.9 | indirect cost recovery | overhead on grants
+        !finding | research misconduct | a questioned study
+        !people | lab closure | a researcher losing funding
+        date | grant deadline | the funding deadline
+    """,
+    "digital": """
+        count 110-980 | learning platform outages | downtime of the course site
+        rate 40.0-94.9 | online course completion | students finishing online
+        cost 300k-6M | software licences | campus software
+        !finding | student data breach | exposed student records
+        !offer 400k-7M | platform vendor | a vendor's bid for the learning system
+        date | system migration | the move to new software
+    """,
+    "staff": """
+        rate 6.0-24.9 | staff turnover | staff leaving
+        count 110-640 | open positions | unfilled posts
+        cost 1M-20M | salary pool | pay rises
+        !people | union organising | a union drive
+        !count 110-480 | proposed layoffs | possible cuts
+        date | contract negotiation | the next bargaining round
+    """,
+}
+
 ROLES = [
     role(
-        "Provost / Vice Provost for Academic Affairs",
         "A",
-        "academic_affairs provost_office",
-        "protect academic quality and keep programs viable",
-        "Course section fill rate | Course sections are filled to {pct:64.0-88.0} of capacity | how full the classes are",
-        "Graduation rate | The on-time graduation rate is {pct:54.0-79.0} | how many students finish their degrees",
-        "Full-time faculty | The university employs {num:410-1600} full-time faculty | how many full-time professors there are",
-        "Program review outcome | Review {code:APR} rated several programs as low enrollment | which programs are flagged for low enrollment",
-        "!Accreditor warning | The accreditor issued a warning letter on {date} | whether the accreditor has raised concerns",
-        "!Dean departure | Arts and sciences dean {person} plans to resign in {month:2027-2027} | whether a senior academic leader is leaving",
-        "!Draft closure list | Memo {code:PC} marks several programs for closure | which programs may be closed",
+        "Dean of Faculty / Associate Dean / Department Chair",
+        "academic_affairs faculty_affairs associate_dean department_chair",
+        "protect academic quality / speak for the faculty / judge the plan's effect on teaching",
+        holds="teaching staff",
+        needs="finance enrolment research",
     ),
     role(
-        "Dean of Admissions / Vice President for Enrollment Management",
         "A",
-        "admissions_strategy enrollment_planning",
-        "fill the incoming class without overspending on aid",
-        "Application count | Applications reached {num:14000-48000} this cycle | how many students applied",
-        "Admit yield | {pct:18.0-34.0} of admitted students enrolled | how many admitted students actually come",
-        "Tuition discount rate | The discount rate is {pct:42.0-58.0} for first-year students | how much of tuition is given back as aid",
-        "Enrollment deposits | {num:1100-4200} enrollment deposits have been received | how many new students have committed",
-        "!Shortfall forecast | The model projects a shortfall of {num:110-480} students | whether the incoming class will be smaller than planned",
-        "!Recruiting agent commission | Overseas agent {org} is paid {pct:12.0-20.0} commission per student | what the university pays overseas recruiters",
-        "!Legacy admit audit | Audit {code:ADM} found {num:110-290} legacy admits with below-median scores | whether legacy applicants are getting special treatment",
+        "Registrar / Academic Records Manager / Scheduling Coordinator",
+        "registrar_office academic_records scheduling_coordinator",
+        "keep records and schedules right / make sure courses run / judge the timetable impact",
+        holds="teaching enrolment",
+        needs="digital students staff",
     ),
     role(
-        "Director of Financial Aid / Student Financial Services Director",
         "A",
-        "financial_aid student_financial_services",
-        "keep college affordable for the students we admit",
-        "Average aid award | The average institutional grant is {usd:14k-31k} | how much aid a typical student receives",
-        "Low-income enrollment | {pct:22.0-41.0} of undergraduates qualify for federal need-based grants | how many students come from low-income families",
-        "Loan default rate | The cohort loan default rate is {pct:2.1-8.9} | how many former students default on their loans",
-        "Institutional aid budget | The institutional aid budget is {usd:40M-180M} | how much the university spends on financial aid",
-        "!Verification backlog | {num:340-1600} aid files are stuck in federal verification | how many aid files are stuck in review",
-        "!Improper disbursements | Program review {code:FSA} found {usd:200k-1.8M} in improper disbursements | whether auditors found aid paid out wrongly",
-        "!Lapsing scholarship | A {usd:300k-2.4M} endowed scholarship lapses on {date} | whether a big scholarship fund is about to end",
+        "Student Affairs Director / Dean of Students / Student Success Manager",
+        "student_affairs student_success",
+        "look after students / keep students enrolled and well / speak for student welfare",
+        holds="students enrolment",
+        needs="teaching finance digital",
     ),
     role(
-        "Dean of Students / Vice President for Student Affairs",
         "A",
-        "student_affairs student_life",
-        "look after student wellbeing and campus life",
-        "Counseling wait time | Students wait {dec:8.5-21.5} days for a counseling appointment | how long students wait to see a counselor",
-        "Residence hall occupancy | Residence halls are at {pct:84.0-99.0} occupancy | how full the dorms are",
-        "First-year retention | {pct:74.0-91.0} of first-year students returned for their second year | how many new students come back",
-        "Conduct cases | {num:210-880} student conduct cases were opened this year | how many disciplinary cases there were",
-        "!Hazing investigation | A hazing investigation into a student group opened on {date} | whether a student group is under investigation",
-        "!Student crisis review | A student hospitalization on {date} is under review as case {code:SC} | whether a serious student incident is being reviewed",
-        "!Unpublished climate survey | An unpublished survey found {pct:28.0-46.0} of students feel unsafe at night | what an internal survey revealed about student safety",
+        "Research Director / Sponsored Programs Manager / Research Compliance Officer",
+        "research_office sponsored_programs",
+        "keep research funded and honest / grow research income / protect grant compliance",
+        holds="research teaching",
+        needs="finance staff digital",
     ),
     role(
-        "Faculty Senate Chair / Faculty Union Representative",
         "A",
-        "faculty_governance faculty_interests",
-        "make sure the faculty's view shapes the decision",
-        "Teaching load | Faculty teach {dec:2.5-3.8} courses per term on average | how many classes a professor typically carries",
-        "Adjunct reliance | {pct:31.0-52.0} of sections are taught by adjuncts | how much teaching relies on part-time instructors",
-        "Faculty salary gap | Faculty salaries trail peer institutions by {pct:4.1-11.8} | how faculty pay compares with peers",
-        "Senate vote date | The senate votes on the proposal on {date} | when the faculty body will vote",
-        "!No-confidence motion | A draft no-confidence motion against the president circulates as {code:FS} | whether faculty are preparing a vote against the president",
-        "!Faculty grievances | The largest faculty grievance this year was filed on {date} | how many formal complaints faculty have filed",
-        "!Strike authorization | A strike authorization vote is planned for {month:2027-2027} | whether the faculty might strike",
+        "Online Learning Director / Instructional Designer / Learning Technology Manager",
+        "online_learning learning_technology instructional_designer",
+        "make online learning work / keep the course platform running / improve digital courses",
+        holds="digital staff",
+        needs="teaching students finance",
     ),
     role(
-        "University Registrar / Director of Academic Records",
         "A",
-        "academic_records registrar_services",
-        "keep academic records and schedules accurate",
-        "Enrolled credit hours | Students are enrolled in {num:140000-420000} credit hours this term | how much teaching the university is delivering",
-        "Classroom utilization | General classrooms are used {pct:44.0-71.0} of prime hours | how busy the classrooms are",
-        "Transfer credit backlog | {num:140-860} transfer evaluations are pending | how many transfer credit reviews are waiting",
-        "Degree audit error rate | Degree audits had an error rate of {pct:1.5-5.5} last term | how accurate graduation tracking is",
-        "!Misdirected transcripts | A misdirected transcript batch on {date} exposed {num:110-640} student records | whether student records were exposed",
-        "!Grade change irregularity | Audit {code:GC} found unusual grade changes in a single department | whether grades were changed improperly",
-        "!Records system end of support | The student records system loses vendor support on {date} | when the records system stops being supported",
+        "Library Director / Collections Manager / Research Librarian",
+        "library_services library_collections",
+        "keep the library useful / protect collections / support research and teaching",
+        holds="digital research",
+        needs="finance teaching students",
     ),
     role(
-        "Director of Academic Technology / Chief Online Learning Officer",
-        "A",
-        "academic_technology online_learning",
-        "make sure teaching technology can support the plan",
-        "Online enrollment | {num:2100-9800} students take at least some courses online | how many students study online",
-        "Learning platform uptime | The learning platform was available {pct:99.20-99.96} of the term | how reliable the learning platform has been",
-        "Course build cost | Building an online course costs {usd:18k-62k} | what it costs to build an online course",
-        "Design support | Instructional designers support {num:110-420} courses | how many courses the design team already looks after",
-        "!Platform price increase | {org} plans a {pct:12.0-28.0} price increase at renewal | what the platform vendor plans to charge",
-        "!Accessibility complaint | A federal accessibility complaint {code:OCR} names online courses | whether online courses face a disability access complaint",
-        "!Proctoring video retention | The proctoring vendor kept student video past {date} | whether a vendor kept student data too long",
-    ),
-    role(
-        "Chief Financial Officer / Vice President for Finance and Administration",
         "B",
-        "university_finance finance_administration",
-        "keep the budget balanced",
-        "Operating deficit | The operating budget shows a {usd:4M-38M} deficit | how far the budget is out of balance",
-        "Endowment payout | The endowment pays out {pct:4.1-5.9} a year | how much the endowment pays out each year",
-        "Annual debt service | Annual debt service is {usd:12M-60M} | how much the university pays on its debt each year",
-        "Net tuition revenue | Net tuition revenue is {usd:90M-480M} | how much tuition actually brings in",
-        "!Negative outlook | The rating agency moved the outlook to negative on {date} | whether the credit rating is under pressure",
-        "!Covenant ratio | Expendable resources cover debt {dec:0.62-0.98}x against a {dec:0.50-0.60}x covenant | how close the university is to breaking a debt condition",
-        "!Unreported pension liability | An unfunded pension liability of {usd:20M-140M} is not yet in the board materials | whether there is an unreported pension shortfall",
+        "Finance Director / University Controller / Budget Manager",
+        "university_finance budget_planning",
+        "make the numbers work / protect the budget / judge whether the plan is affordable",
+        holds="finance digital",
+        needs="enrolment staff research",
     ),
     role(
-        "Director of Facilities / Associate Vice President for Campus Planning",
         "B",
-        "facilities_operations campus_planning",
-        "make the campus buildings fit the plan",
-        "Deferred maintenance backlog | Deferred maintenance totals {usd:60M-420M} | how much repair work has been put off",
-        "Space utilization | {pct:48.0-72.0} of building space is in active use | how much of the campus is actually used",
-        "Construction cost estimate | The project is estimated at {usd:40M-160M} | what the building project would cost",
-        "Campus energy spend | Utilities cost {usd:6M-24M} a year | how much the campus spends on energy",
-        "!Asbestos finding | A survey on {date} found asbestos in older buildings | whether hazardous materials were found in the buildings",
-        "!Builder delay claim | {org} filed a {usd:2M-14M} delay claim on the last project | whether a builder is claiming money for delays",
-        "!Land sale offer | A developer offered {usd:18M-90M} for the north parcel | what someone has offered for university land",
+        "Enrolment Manager / Admissions Director / Recruitment Officer",
+        "enrolment_management admissions_office",
+        "hit the enrolment target / recruit the right students / protect the incoming class",
+        holds="enrolment research",
+        needs="finance students teaching",
     ),
     role(
-        "Chief Information Security Officer / Director of IT Security",
         "B",
-        "information_security campus_security_systems",
-        "keep university systems and data secure",
-        "Phishing report rate | Staff reported {pct:21.0-48.0} of simulated phishing emails | how well staff spot fake emails",
-        "Multi-factor coverage | {pct:72.0-96.0} of accounts use multi-factor sign-in | how many accounts have stronger sign-in",
-        "Full restore time | A full restore of student systems takes {dec:18.5-72.5} hours | how long it would take to restore systems from backup",
-        "Security spending | Security spending is {usd:900k-4.6M} a year | how much is spent on protecting systems",
-        "!Ransom demand | Attackers demanded {usd:400k-4M} in cryptocurrency on {date} | whether there is an extortion demand",
-        "!Insurer coverage doubt | Cyber insurer {org} signalled it may deny coverage | whether the insurer may refuse to pay",
-        "!Exfiltration evidence | Logs show {dec:1.5-9.5} gigabytes left the network before encryption | how much data may have been stolen",
+        "Human Resources Director / Employee Relations Manager / Benefits Manager",
+        "human_resources employee_relations benefits_manager",
+        "understand what the plan means for staff / keep relations calm / hire the people needed",
+        holds="staff enrolment",
+        needs="finance teaching students",
     ),
     role(
-        "University General Counsel / Associate General Counsel",
         "B",
-        "legal_affairs university_counsel",
-        "keep the university's legal exposure under control",
-        "Open lawsuits | The largest open lawsuit is case {code:CV} | how many lawsuits are pending",
-        "Outside legal fees | Outside legal fees reached {usd:1.1M-6.8M} this year | how much the university pays outside lawyers",
-        "Insurance retention | The liability policy has a {usd:250k-2M} retention | how much the university pays before insurance kicks in",
-        "Trial date | The case is set for trial on {date} | when the case goes to trial",
-        "!Recommended settlement | Counsel recommends settling for up to {usd:600k-3M} | how much the lawyers think the case should settle for",
-        "!Damaging email | Discovery turned up an administrator's email, exhibit {code:EX}, that hurts the defense | whether discovery found damaging evidence",
-        "!Federal inquiry | The education department opened inquiry {code:ED} on {date} | whether federal regulators are investigating",
+        "Campus Facilities Director / Space Planning Manager / Campus Operations Manager",
+        "campus_facilities space_planning",
+        "make the buildings work for the plan / keep the campus running / plan the space",
+        holds="finance students",
+        needs="enrolment teaching digital",
     ),
     role(
-        "Chief Human Resources Officer / Director of Employee Relations",
         "B",
-        "human_resources employee_relations",
-        "understand what the plan means for our employees",
-        "Staff turnover | Staff turnover reached {pct:14.0-26.0} last year | how often staff leave",
-        "Health benefits cost | Health benefits cost {usd:18M-90M} a year | what employee health coverage costs",
-        "Open staff positions | {num:110-420} staff positions are open | how many staff jobs are vacant",
-        "Union contract expiry | The staff union contract expires on {date} | when the staff labour agreement ends",
-        "!Staff layoff plan | A draft plan eliminates {num:110-360} staff positions | whether staff layoffs are planned",
-        "!Substantiated harassment claim | Investigation {code:HR} substantiated claims against a department chair | whether a harassment complaint was upheld",
-        "!Early retirement offer | A buyout of {usd:40k-120k} per person is planned for {month:2027-2027} | whether staff will be paid to retire early",
+        "General Counsel / Compliance Officer / Equity Compliance Coordinator",
+        "legal_counsel compliance_office",
+        "keep the institution lawful / avoid legal trouble / protect students' rights",
+        holds="students research",
+        needs="staff digital finance",
     ),
     role(
-        "Auxiliary Services Director / Director of University Procurement",
         "B",
-        "auxiliary_services university_procurement",
-        "get good service and terms from campus vendors",
-        "Dining contract value | The dining contract is worth {usd:8M-42M} a year | what the food service agreement is worth",
-        "Bookstore commission | The bookstore pays a {pct:8.0-16.0} commission to the university | how much the store pays the university",
-        "Bid closing date | Vendor bids close on {date} | when vendor bids close",
-        "Meal plan price | The standard meal plan costs {usd:2.4k-6.2k} a term | what students pay for meals",
-        "!Renewal signing bonus | {org} offered a {usd:500k-3M} signing bonus to renew | what the current vendor offered to stay",
-        "!Failed kitchen inspection | A campus kitchen failed inspection {code:HI} on {date} | whether a campus kitchen failed a health inspection",
-        "!Dining walkout | Contract dining workers plan a walkout on {date} | whether dining workers may walk out",
-    ),
-    role(
-        "Vice President for Advancement / Director of Major Gifts",
-        "B",
-        "university_advancement major_gifts",
-        "keep donors behind the university",
-        "Campaign progress | The campaign has raised {usd:80M-420M} toward its goal | how much the fundraising campaign has raised",
-        "Alumni giving rate | {pct:6.0-19.0} of alumni gave last year | how many alumni donate",
-        "Pledges in negotiation | Pledges worth {usd:12M-60M} are in negotiation | how much money is being negotiated with donors",
-        "Annual fund total | The annual fund raised {usd:3M-16M} | how much the yearly appeal raised",
-        "!Conditional pledge | A {usd:5M-40M} pledge from {person} depends on naming the building | whether a big gift comes with strings",
-        "!Donor withdrawal threat | A major donor threatened on {date} to cancel a pledge over the plan | whether a donor might withdraw support",
-        "!Expected estate gift | An unannounced estate gift of {usd:8M-50M} is expected in {month:2027-2028} | whether a large bequest is coming",
+        "Advancement Director / Major Gifts Officer / Alumni Relations Manager",
+        "advancement_office alumni_relations",
+        "raise the money the plan needs / keep donors on side / grow alumni support",
+        holds="finance teaching",
+        needs="research students enrolment",
     ),
 ]

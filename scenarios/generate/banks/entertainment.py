@@ -5,6 +5,14 @@ Cluster A is creative work and venue operations, cluster B the business side.
 
 from scenarios.generate.banks import role
 
+UNITS = """
+film studio / television unit / streaming service / music label / live events /
+theme park / games studio / animation unit / documentary unit / podcast network /
+london office / los angeles office / new york office / post-production house / sound stage /
+touring arm / festival team / licensing arm / kids channel / sports network /
+news channel / merchandise arm / talent agency / ticketing arm / visual effects unit
+"""
+
 # Endings for generated organisation names ({org}) in this sector.
 ORG_TAILS = [
     "Pictures",
@@ -52,187 +60,161 @@ DECISIONS = [
     ("AB", "partner with a sports league on a documentary series"),
 ]
 
+TOPICS = {
+    "production": """
+        cost 2M-90M | production | making the show
+        count 110-900 | shooting days | days on set
+        rate 2.0-24.9 | budget overrun | spending past plan
+        count 120-700 | crew members | people on set
+        !finding | set safety | an accident on set
+        !people | director dispute | a clash with the director
+        date | principal photography | the start of shooting
+    """,
+    "talent": """
+        !offer 500k-20M | lead actor | a star's asking price
+        cost 1M-20M | residuals | payments to performers
+        count 110-900 | casting submissions | actors applying
+        !people | talent misconduct | a performer's behaviour
+        !offer 300k-9M | showrunner | a creator's new terms
+        date | contract option | the option deadline
+    """,
+    "audience": """
+        count 1200-9800 | streaming hours | time watched
+        rate 10.0-69.9 | completion | viewers finishing
+        rate 1.0-9.9 | subscriber churn | people cancelling
+        count 110-900 | social mentions | online buzz
+        !finding | test screening | the preview audience's verdict
+        date | premiere | the opening night
+    """,
+    "distribution": """
+        cost 1M-40M | licensing revenue | selling rights
+        count 110-640 | territories sold | markets that bought it
+        !offer 2M-60M | streaming licence | a platform's bid
+        rate 20.0-59.9 | theatrical share | the cinema cut
+        !finding | piracy | stolen copies
+        date | release window | the release slot
+    """,
+    "marketing": """
+        cost 1M-30M | marketing | promotion money
+        rate 1.0-9.9 | trailer click-through | trailer response
+        count 110-900 | press placements | media coverage
+        !offer 500k-9M | brand partnership | a sponsor's deal
+        !finding | leaked footage | material that got out
+        date | campaign launch | the ad push
+    """,
+    "rights": """
+        count 110-900 | music cues cleared | licensed songs
+        cost 200k-5M | clearance | rights fees
+        !finding | copyright claim | an ownership dispute
+        !people | estate negotiation | an heir's demands
+        rate 40.0-94.9 | rights coverage | territories cleared
+        date | rights expiry | when the rights lapse
+    """,
+    "venues": """
+        count 1100-9600 | tickets sold | seats filled
+        rate 50.0-98.9 | venue occupancy | full houses
+        cost 300k-8M | venue hire | renting the space
+        !finding | crowd safety | a safety scare
+        !offer 400k-9M | venue operator | a hall's terms
+        date | tour opening | the first show
+    """,
+}
+
 ROLES = [
     role(
-        "Head of Development / VP of Original Programming",
         "A",
-        "content_development original_programming",
-        "back projects that will find an audience",
-        "Script coverage score | Internal coverage rated the script {dec:7.1-8.9} on a ten-point scale | how the readers rated the script",
-        "Development spend | The project has spent {usd:400k-2.8M} in development | how much has gone into developing the project",
-        "Attached star | {person} is attached to star, pending a pay-or-play offer | who is attached to the project",
-        "Concept test result | Concept testing found {pct:58.0-81.0} definite interest | how audiences responded to the concept",
-        "!Rival project | {org} is developing a similar project due in {month:2027-2028} | whether a rival has a similar project",
-        "!Showrunner ask | The showrunner wants a {usd:2M-9M} overall deal to stay | what the creative lead wants in order to stay",
-        "!Rewrite cost | A full rewrite would cost {usd:300k-1.6M} | what starting the script over would cost",
+        "Line Producer / Production Manager / Unit Production Manager",
+        "production_management production_budget",
+        "bring the show in on budget / keep the shoot on schedule / protect the production",
+        holds="production marketing",
+        needs="talent rights venues",
     ),
     role(
-        "Line Producer / Head of Physical Production",
         "A",
-        "physical_production production_budget",
-        "deliver the production on time and on budget",
-        "Approved production budget | The approved production budget is {usd:18M-140M} | how much the production is allowed to spend",
-        "Principal photography start | Principal photography starts on {date} | when filming begins",
-        "Crew size | The production employs {num:140-620} crew members | how many people work on the production",
-        "Location fees | Location fees for the overseas shoot total {gbp:600k-4.2M} | how much filming locations cost",
-        "!Budget overage | The production is running {usd:1.2M-9M} over budget | how far over budget the production is",
-        "!Stunt injury | A stunt injury on {date} was logged as incident {code:SAF} | whether there was a recent injury on set",
-        "!Guarantor warning | Completion guarantor {org} sent a takeover warning | whether the bond company may take over the production",
+        "Creative Director / Development Executive / Story Editor",
+        "creative_development story_development",
+        "protect the creative vision / pick the right projects / keep the story strong",
+        holds="audience talent",
+        needs="production marketing distribution",
     ),
     role(
-        "Head of Post-Production / Visual Effects Supervisor",
         "A",
-        "post_production visual_effects",
-        "finish the picture at the quality it needs",
-        "Effects shot count | The film has {num:410-1900} visual effects shots | how many effects shots the film needs",
-        "Picture lock date | Picture lock is set for {date} | when the edit will be finished",
-        "Effects budget | Effects work is budgeted at {usd:6M-48M} | how much the effects work will cost",
-        "Test screening result | {pct:52.0-78.0} of the test audience rated the cut excellent or very good | how test audiences rated the cut",
-        "!Effects vendor distress | {org} missed payroll on {date} | whether an effects house is in financial trouble",
-        "!Reshoot estimate | Reshoots would cost {usd:2M-11M} | what going back to film again would cost",
-        "!Leaked footage | Footage leaked on {date} and was traced to screener {code:SCR} | whether footage from the film leaked",
+        "Casting Director / Talent Relations Manager / Talent Coordinator",
+        "talent_relations casting_office",
+        "keep the talent on board / cast the project well / manage talent demands",
+        holds="talent venues",
+        needs="production audience marketing",
     ),
     role(
-        "Casting Director / Head of Talent Relations",
         "A",
-        "casting_decisions talent_relations",
-        "land the right talent on workable terms",
-        "Lead actor quote | The lead's quote is {usd:1.5M-12M} plus backend | what the lead actor charges",
-        "Audition pool | {num:140-860} actors auditioned for the lead roles | how many actors auditioned",
-        "Online following | The candidate has {dec:2.1-38.5} million followers | how big the candidate's online audience is",
-        "Star availability | The star is available from {date} | when the lead actor is free",
-        "!Background check flag | A background check flagged old posts under review {code:BG} | whether there is a controversy around the candidate",
-        "!Competing role offer | {org} offered the actor a competing role | whether the actor has another offer",
-        "!Gross participation demand | The agent wants {pct:4.0-9.0} of first-dollar gross | what the agent is demanding",
+        "Post-Production Supervisor / Editor / Visual Effects Producer",
+        "post_production visual_effects editor",
+        "finish the picture on time / protect post quality / judge the post schedule",
+        holds="production rights",
+        needs="distribution talent marketing",
     ),
     role(
-        "Music Supervisor / Head of Artists and Repertoire",
         "A",
-        "music_licensing artist_repertoire",
-        "get the music right and cleared",
-        "Key track license | Licensing the key track costs {usd:60k-480k} | how much the key song costs to license",
-        "Lead single streams | The lead single drew {dec:4.1-48.5} million streams in its first week | how many streams the lead single got",
-        "Recording budget | The album's recording budget is {usd:300k-2.4M} | how much the recording cost",
-        "Album release date | The album is due out on {date} | when the record comes out",
-        "!Uncleared sample | A sample on track {code:TRK} was never cleared | whether a song used material without permission",
-        "!Masters threat | The artist's manager {person} threatened to withhold the masters | whether the artist is threatening the release",
-        "!Label offer | {org} offered {usd:5M-28M} for the distribution rights | what a rival label has offered",
+        "Tour Manager / Live Events Producer / Venue Operations Manager",
+        "live_events venue_operations tour_manager",
+        "run the live events safely / fill the venues / keep the tour on track",
+        holds="venues production",
+        needs="marketing talent audience",
     ),
     role(
-        "Theme Park Operations Director / Head of Ride Engineering",
         "A",
-        "park_operations ride_engineering",
-        "keep the park safe and running smoothly",
-        "Daily attendance | The park averages {num:18000-64000} guests a day | how many guests visit each day",
-        "Coaster uptime | The coaster ran {pct:86.0-97.0} of scheduled hours | how reliable the attraction has been",
-        "Peak wait times | Peak wait times averaged {dec:48.5-95.5} minutes in {month:2026-2026} | how long guests wait in line",
-        "Daily operating cost | Daily operating cost is {usd:400k-2.2M} | what it costs to run the park each day",
-        "!Restraint sensor fault | A restraint sensor fault was logged as ticket {code:RDE} on {date} | whether a ride has had a safety fault",
-        "!State inspector findings | The state ride inspector flagged problems on {date} | whether the state inspector found problems",
-        "!Guest injury claim | A guest injury claim seeks {usd:400k-3.8M} | whether a guest is suing over an injury",
+        "Audience Research Manager / Insights Analyst / Data Science Lead",
+        "audience_research audience_insights data_science_lead",
+        "understand the audience / judge what will work / read the numbers honestly",
+        holds="audience venues",
+        needs="marketing distribution production",
     ),
     role(
-        "Head of Content Strategy / Streaming Programming Director",
-        "A",
-        "content_strategy streaming_programming",
-        "put the right shows in front of subscribers",
-        "Season completion rate | {pct:41.0-78.0} of viewers finish the season | how many viewers finish the show",
-        "Viewing hours | The series drew {num:120-980} million viewing hours | how much the show was watched",
-        "Cost per viewing hour | The show costs {usd:0.42-2.85} per viewing hour | how much each hour watched costs",
-        "Subscribers acquired | The premiere brought in {num:140000-920000} new subscribers | how many new subscribers the show brought",
-        "!Draft cancellation list | The show is on draft cancellation list {code:CXL} | whether the show may be cancelled",
-        "!Cancellation spike | Cancellations spiked {pct:12.0-28.0} after the last price change | how subscribers reacted to the last price change",
-        "!Library bid | {org} bid {usd:20M-140M} for the library | what a rival offered for the catalogue",
-    ),
-    role(
-        "Chief Financial Officer / Studio Finance Director",
         "B",
-        "studio_finance financial_planning",
-        "make sure the numbers work",
-        "Box office projection | The model projects {usd:60M-420M} worldwide | how much the film is expected to earn",
-        "Marketing budget | Global marketing is budgeted at {usd:20M-120M} | how much will be spent on marketing",
-        "Streaming revenue | Streaming revenue reached {usd:400M-2.4B} last year | how much the streaming business earns",
-        "Production tax credit | The production qualifies for a {pct:20.0-35.0} tax credit | how much the production can recover in tax credits",
-        "!Leverage covenant | Leverage sits at {dec:3.1-4.4}x against a {dec:4.5-5.0}x covenant | how close the company is to its debt limits",
-        "!Planned write-down | A {usd:40M-260M} write-down on the unreleased slate is planned | whether the company plans to write off part of its slate",
-        "!Takeover approach | {org} approached the board about a takeover on {date} | whether there is takeover interest",
+        "Distribution Executive / Sales Director / Licensing Manager",
+        "distribution_sales content_licensing",
+        "sell the content widely / protect licensing income / place the release well",
+        holds="distribution marketing",
+        needs="audience rights production",
     ),
     role(
-        "Head of Distribution / Theatrical Distribution Executive",
         "B",
-        "film_distribution theatrical_release",
-        "get the film the best possible release",
-        "Screen count | The release plan books {num:2100-4400} screens | how many screens the film will play on",
-        "Exhibitor split | Exhibitors keep {pct:42.0-58.0} of ticket revenue | how theatres split ticket money",
-        "Opening date | The film opens on {date} | when the film opens",
-        "Overseas revenue forecast | Overseas markets should bring {usd:40M-280M} | how much overseas markets will bring",
-        "!Chain boycott threat | A major chain threatened on {date} to drop the film | whether a cinema chain may refuse the film",
-        "!Piracy estimate | Piracy is expected to cost {usd:4M-28M} | how much piracy could cost",
-        "!Early streaming offer | {org} offered {usd:30M-160M} to stream the film early | what a streamer offered for early rights",
+        "Marketing Director / Publicity Manager / Brand Partnerships Lead",
+        "marketing_campaigns brand_partnerships publicity_manager",
+        "make the launch land / protect the brand / spend promotion money well",
+        holds="marketing rights",
+        needs="audience distribution talent",
     ),
     role(
-        "Head of Marketing / Chief Marketing Officer",
         "B",
-        "marketing_campaign brand_marketing",
-        "build the audience for launch",
-        "Trailer views | The trailer drew {dec:12.5-88.5} million views on its first day | how many people watched the trailer",
-        "Unaided awareness | Unaided awareness is at {pct:18.0-46.0} | how many people know about the title",
-        "Paid media budget | The paid media budget is {usd:12M-80M} | how much paid advertising is planned",
-        "Campaign launch | The campaign launches on {date} | when the campaign starts",
-        "!Focus group finding | Focus group {code:FG} found the lead unlikable | what focus groups disliked",
-        "!Promotional partner pullout | Brand partner {org} pulled out of the promotion | whether a promotional partner backed out",
-        "!Tracking drop | Tracking fell {pct:12.0-31.0} after the last trailer | how interest changed after the latest trailer",
+        "Business Affairs Executive / Rights Manager / Clearances Coordinator",
+        "business_affairs rights_clearance",
+        "keep the rights clean / negotiate sound deals / avoid legal exposure",
+        holds="rights talent",
+        needs="distribution production venues",
     ),
     role(
-        "Business Affairs Counsel / Head of Legal and Business Affairs",
         "B",
-        "business_affairs legal_affairs",
-        "keep the deals and rights clean",
-        "Source rights expiry | Rights to the underlying novel expire on {date} | when the rights to the source material run out",
-        "Guild minimums | Guild minimums add {usd:600k-3.4M} to the cost | how much union rules add to the cost",
-        "Profit participation | Net profit participants hold {pct:8.0-22.0} of backend | how much of the profits are promised to participants",
-        "Clearance log | Script items still needing legal clearance are tracked as {code:CLR} | how much still needs legal sign-off",
-        "!Songwriter claim | A songwriter claims {usd:2M-18M} over the theme | whether someone is claiming the music was copied",
-        "!Morality clause | Counsel believes the morality clause could void the contract with {person} | whether a contract could be voided over conduct",
-        "!Settlement ceiling | The studio authorized up to {usd:1M-8M} to settle | how much the studio will pay to settle",
+        "Finance Director / Studio Controller / Production Accountant",
+        "studio_finance production_accounting",
+        "make the numbers work / protect the slate / judge whether the plan pays",
+        holds="production distribution",
+        needs="marketing talent audience",
     ),
     role(
-        "Live Events Director / Tour Operations Manager",
         "B",
-        "live_events tour_operations",
-        "put on shows that sell out and run safely",
-        "First-week ticket sales | {num:41000-190000} tickets were sold in the first week | how many tickets have sold",
-        "Average ticket price | The average ticket price is {usd:84-260} | what a typical ticket costs",
-        "Venue hold | The venue is held until {date} | how long the venue is reserved",
-        "Load-in cost | Each show's load-in costs {usd:180k-920k} | what each show costs to set up",
-        "!Resale prices | Resale prices run at {pct:140-380} of face value | how much tickets sell for on resale",
-        "!Headliner health | The headliner's doctor advised rest until {date} | whether the headliner's health is a concern",
-        "!Crowd safety finding | Safety review {code:CS} flagged the exits at the arena | whether crowd safety problems were found",
+        "Legal Counsel / Litigation Manager / Contracts Attorney",
+        "legal_affairs contract_law litigation_manager",
+        "keep the company out of court / protect our contracts / judge legal risk",
+        holds="rights audience",
+        needs="talent marketing venues",
     ),
     role(
-        "Standards and Practices Director / Head of Trust and Safety",
         "B",
-        "broadcast_standards trust_safety",
-        "protect viewers, participants and the brand",
-        "Viewer complaints | Viewers filed {num:1100-8600} complaints about the episode | how many viewers complained",
-        "Advertiser pullback | Advertisers paused spots worth {usd:400k-3.6M} | how advertisers reacted",
-        "Standards review backlog | {num:140-640} episodes await standards review | how much content is waiting for review",
-        "Clip takedowns | {num:110-880} clips were removed for policy violations last month | how many clips were taken down",
-        "!Participant allegation | A participant's allegation was logged on {date} under case {code:TS} | whether a participant has made allegations",
-        "!Regulator letter | The broadcast regulator sent an inquiry letter on {date} | whether a regulator has asked questions",
-        "!Ignored warnings | Internal review {code:IRV} found producers ignored warnings | whether producers ignored warning signs",
-    ),
-    role(
-        "Head of Ticketing and Partnerships / Partnerships and Sponsorship Manager",
-        "B",
-        "ticketing_partnerships sponsorship_deals",
-        "keep partners and sponsors paying",
-        "Sponsorship revenue | Sponsorships bring in {usd:6M-42M} a year | how much sponsorships bring in",
-        "Ticketing fee | The ticketing partner charges {pct:9.0-18.0} per order | what the ticketing partner charges",
-        "Main sponsor renewal | The main sponsorship renews on {date} | when the main sponsorship comes up for renewal",
-        "Activation cost | Sponsor activations cost {usd:300k-2.2M} | what it costs to deliver sponsor events",
-        "!Sponsor exit | {org} plans to leave the partnership in {month:2027-2027} | whether a major sponsor is leaving",
-        "!Ticketing outage | The ticketing site failed for {dec:1.5-6.5} hours on {date} | whether the ticket system had a bad failure",
-        "!Rival ticketing offer | A rival ticketing company offered {usd:4M-22M} upfront | what a competing ticket company offered",
+        "Streaming Product Manager / Platform Director / Subscriber Growth Lead",
+        "streaming_platform subscriber_growth",
+        "grow subscribers / keep viewers watching / protect the platform",
+        holds="audience distribution",
+        needs="marketing rights production",
     ),
 ]

@@ -2,6 +2,14 @@
 
 from scenarios.generate.banks import role
 
+UNITS = """
+retail bank / private bank / commercial lending / mortgage desk / treasury desk /
+trading floor / wealth unit / card business / small business lending / north region /
+south region / west region / east region / branch network / digital bank / asset management arm /
+insurance arm / leasing unit / payments division / corporate banking / custody unit /
+collections team / fixed income desk / equities desk / capital markets group
+"""
+
 # Endings for generated organisation names ({org}) in this sector.
 ORG_TAILS = [
     "Capital",
@@ -48,187 +56,162 @@ DECISIONS = [
     ("AB", "stop offering {payday-style|short-term} consumer loans"),
 ]
 
+TOPICS = {
+    "credit": """
+        rate 0.5-4.9 | non-performing loan | bad loans
+        count 110-900 | watch list credits | borrowers under watch
+        cost 2M-40M | loan loss provision | reserves for bad loans
+        rate 60.0-94.9 | sector exposure | concentration in a single industry
+        !finding | underwriting exception | loans that broke the rules
+        !people | borrower default | a client on the brink
+        date | credit committee | the next credit meeting
+    """,
+    "markets": """
+        cost 1M-30M | trading revenue | desk earnings
+        rate 1.0-9.9 | value at risk utilisation | the risk limit in use
+        count 110-900 | failed trades | trades that did not settle
+        !finding | limit breach | a trader over the limit
+        !offer 5M-90M | block trade | a large client order
+        date | rate decision | the central bank meeting
+    """,
+    "capital": """
+        rate 10.0-15.9 | core capital ratio | the capital buffer
+        rate 100.0-180.0 | liquidity coverage | cash cover for outflows
+        cost 10M-90M | funding | money raised from markets
+        !finding | stress test | the bank's stress results
+        !offer 20M-90M | debt issuance | new bonds the bank could sell
+        date | rating review | the agencies' next verdict on our credit
+    """,
+    "compliance": """
+        count 110-900 | suspicious activity reports | flagged transactions
+        rate 70.0-98.9 | know-your-customer refresh | up-to-date client files
+        count 120-700 | sanctions alerts | possible sanctions hits
+        !finding | anti-money-laundering | laundering controls
+        !people | whistleblower | an employee's complaint
+        date | regulatory exam | the examiners' visit
+    """,
+    "clients": """
+        cost 20M-90M | deposits | customer money held
+        rate 2.0-14.9 | client attrition | clients leaving
+        count 1100-9600 | new accounts | sign-ups
+        rate 30.0-79.9 | digital adoption | online banking use
+        !offer 500k-8M | relationship pricing | a big client's fee demands
+        !count 110-800 | complaints | unhappy customers
+        date | product launch | the new product release
+    """,
+    "operations": """
+        cost 1M-20M | operations | running the back office
+        count 110-980 | manual reconciliations | hand-matched records
+        rate 0.1-2.9 | payment exceptions | payments that fail
+        !finding | system outage | a core banking failure
+        !offer 1M-20M | outsourcing | a vendor taking over processing
+        date | core system cutover | the switch to the new system
+    """,
+    "people": """
+        rate 8.0-24.9 | banker turnover | staff quitting
+        cost 2M-40M | bonus pool | year-end awards
+        count 110-640 | open roles | unfilled jobs
+        !people | senior departure | a senior banker leaving
+        !count 110-480 | planned job cuts | possible layoffs
+        date | compensation review | the pay round
+    """,
+}
+
 ROLES = [
     role(
-        "Credit Risk Officer / Chief Credit Officer",
         "A",
-        "credit_risk credit_approval",
-        "keep the loan book sound",
-        "Borrower leverage | The borrower's debt stands at {dec:2.6-5.4}x earnings before interest, tax and depreciation | how indebted the borrower is relative to earnings",
-        "Internal risk grade | The credit carries internal grade {code:RG}, last reviewed on {date} | where the credit sits on the internal risk scale",
-        "Collateral coverage | Appraised collateral covers {pct:108-165} of the exposure | how well the loan is secured",
-        "Watch list exposure | {usd:40M-260M} of loans sit on the watch list | how many loans are being watched closely",
-        "!Sector concentration | Sector exposure is at {pct:86.0-98.0} of the board limit | how close the bank is to its exposure cap for the sector",
-        "!Examiner criticism | Examiners criticized {usd:12M-90M} of loans in the {date} review | what regulators said about the loan book",
-        "!Covenant breach | The borrower breached its fixed-charge covenant in {month:2026-2026}, not yet waived | whether the borrower has broken a loan condition",
+        "Relationship Manager / Private Banker / Client Coverage Director",
+        "client_relationships client_coverage private_banker",
+        "keep the client relationship strong / win the business / speak for the client",
+        holds="clients compliance",
+        needs="credit markets capital",
     ),
     role(
-        "Treasurer / Head of Asset-Liability Management",
         "A",
-        "treasury_funding asset_liability",
-        "keep the bank funded and its rate risk in check",
-        "Net interest margin | Net interest margin is {pct:2.61-3.94} this quarter | how much the bank earns on lending over its funding costs",
-        "Liquidity coverage ratio | The liquidity coverage ratio stands at {pct:112-168} | how well liquid assets cover a stress outflow",
-        "Deposit pass-through | Deposit rates have passed through {pct:28.0-56.0} of rate hikes | how much of rate changes the bank has passed to depositors",
-        "Unrealized securities losses | The securities book carries {usd:60M-480M} of unrealized losses | how much the bond portfolio is underwater",
-        "!Brokered funding plan | The bank plans to raise {usd:200M-900M} of brokered deposits by {month:2026-2027} | how the bank intends to fund itself",
-        "!Rate shock result | A sharp rate rise would cut economic value of equity by {pct:9.0-18.0} | how exposed the bank's value is to a rate shock",
-        "!Large depositor outflow | A large depositor signalled moving {usd:80M-400M} on {date} | whether a big depositor is about to leave",
+        "Credit Analyst / Credit Risk Officer / Underwriting Manager",
+        "credit_risk credit_underwriting",
+        "keep credit risk acceptable / underwrite the request soundly / protect the loan book",
+        holds="credit markets",
+        needs="clients capital compliance",
     ),
     role(
-        "Commercial Relationship Manager / Head of Commercial Banking",
         "A",
-        "client_relationship commercial_banking",
-        "win the business without hurting the client relationship",
-        "Requested facility | The client asks for a {usd:12M-80M} facility | how much the client wants to borrow",
-        "Relationship revenue | The relationship produced {usd:400k-3.2M} in fees and spread last year | how much the client is worth to the bank",
-        "Operating deposits | The client keeps {usd:6M-48M} in operating deposits | how much money the client keeps with us",
-        "Use of proceeds | Proceeds would fund a new plant in {city} | what the money would be spent on",
-        "!Rival bank offer | {org} offered the client pricing {dec:0.25-0.85} points lower | what a rival bank has offered the client",
-        "!Ownership change | Founder {person} plans to sell the company within the year | whether the client's ownership is about to change",
-        "!Unapproved pricing promise | A pricing exception worth {usd:60k-420k} was promised before approval | whether a pricing promise was made without approval",
+        "Trader / Trading Desk Head / Market Risk Analyst",
+        "trading_desk market_risk trader",
+        "keep the desk profitable within limits / manage market risk / judge the trading impact",
+        holds="markets people",
+        needs="capital credit operations",
     ),
     role(
-        "Market Risk Manager / Head of Trading Risk",
         "A",
-        "market_risk trading_risk",
-        "keep trading risk within appetite",
-        "Value at risk | Daily value at risk is {usd:2M-18M} at the standard confidence level | how much the trading book could lose on a bad day",
-        "Limit utilization | Trading desks are using {pct:62.0-91.0} of their risk limits | how close the desks are to their risk limits",
-        "Severe stress loss | The severe stress scenario shows a {usd:30M-210M} loss | what the book would lose in a severe scenario",
-        "Backtesting exceptions | The latest backtesting exception was recorded on {date} | how often the risk model has been wrong",
-        "!Desk limit breach | The rates desk breached its limit on {date} for {dec:2.5-6.5} hours | whether a desk broke its risk limit",
-        "!Unhedged position | An unhedged position of {usd:40M-260M} sits with a single trader | whether a large position is sitting unhedged",
-        "!Model validation finding | Validation report {code:MV} found the pricing model understates risk | whether a risk model was found to be flawed",
+        "Treasurer / Treasury Manager / Asset Liability Analyst",
+        "treasury_management asset_liability",
+        "keep the bank funded / protect liquidity / judge the balance-sheet impact",
+        holds="capital compliance",
+        needs="markets clients credit",
     ),
     role(
-        "Portfolio Manager / Chief Investment Officer",
         "A",
-        "investment_portfolio portfolio_strategy",
-        "protect client portfolios",
-        "Trailing portfolio return | The portfolio returned {pct:4.1-11.9} over the trailing year | how the portfolio has performed",
-        "Assets under management | Assets under management total {usd:1.2B-9B} | how much money is being managed",
-        "Average management fee | The average management fee is {pct:0.35-0.95} | what the average fee is",
-        "Client redemptions | Clients redeemed {usd:40M-360M} last quarter | how much money clients pulled out",
-        "!Manager on watch | An external manager trailed its benchmark by {pct:3.1-7.9} and is on watch | whether an outside manager is underperforming",
-        "!Illiquid holdings | {pct:12.0-26.0} of the portfolio is in assets that cannot be sold quickly | how much of the portfolio is hard to sell",
-        "!Side letter | A side letter grants {org} a fee discount others do not get | whether a client has special terms",
+        "Branch Manager / Retail Banking Director / Digital Banking Manager",
+        "retail_banking digital_banking branch_manager",
+        "keep customers served / grow the retail business / protect the branches",
+        holds="clients operations",
+        needs="compliance people credit",
     ),
     role(
-        "Mortgage Lending Manager / Head of Consumer Lending",
         "A",
-        "mortgage_lending consumer_lending",
-        "keep lending growing without taking bad risk",
-        "Application volume | The team received {num:1100-6800} applications last month | how many loan applications are coming in",
-        "Approval rate | {pct:58.0-79.0} of applications were approved | how many applicants get approved",
-        "Average loan size | The average loan is {usd:180k-640k} | how big a typical loan is",
-        "Early delinquency | {pct:1.2-4.8} of recent loans are already past due | how many new loans are falling behind",
-        "!Fair lending flag | Fair lending review {code:FL} found a pricing disparity | whether there is a possible fair lending problem",
-        "!Underwriting exceptions | {pct:9.0-22.0} of approvals needed policy exceptions | how often underwriters bent the rules",
-        "!Appraisal dispute | {num:110-340} appraisals are under dispute with {org} | whether the appraisal vendor's work is being challenged",
+        "Wealth Advisor / Portfolio Manager / Investment Strategist",
+        "wealth_advisory portfolio_management investment_strategist",
+        "protect client portfolios / keep investment returns sound / judge the plan for investors",
+        holds="markets clients",
+        needs="capital compliance credit",
     ),
     role(
-        "Fraud Operations Manager / Head of Fraud Prevention",
-        "A",
-        "fraud_operations fraud_prevention",
-        "keep fraud losses down without blocking good customers",
-        "Card fraud losses | Card fraud losses reached {usd:1.2M-9.6M} this year | how much the bank has lost to fraud",
-        "Fraud alert volume | Fraud systems raised {num:12000-68000} alerts last month | how many fraud alerts come in",
-        "False positive rate | {pct:86.0-97.0} of alerts turn out to be legitimate | how many fraud alerts are false alarms",
-        "Account takeover cases | {num:140-860} account takeover cases were confirmed this quarter | how often criminals take over customer accounts",
-        "!Insider fraud case | An employee in {city} is under investigation in case {code:IF} | whether an employee is suspected of fraud",
-        "!Device check gap | The mobile app skips device checks on {pct:18.0-44.0} of logins | whether there is a weakness in the fraud controls",
-        "!Vendor model miss | The fraud model from {org} missed a ring costing {usd:400k-2.8M} | whether the vendor's fraud model failed",
-    ),
-    role(
-        "Anti-Money Laundering Officer / Financial Crimes Compliance Manager",
         "B",
-        "anti_money_laundering financial_crimes",
-        "keep the bank out of financial crime",
-        "Monitoring alerts | Transaction monitoring produced {num:2100-9800} alerts last quarter | how many suspicious-activity alerts were generated",
-        "Suspicious activity filings | The team filed {num:110-640} suspicious activity reports this year | how many reports to the authorities were filed",
-        "Overdue alert reviews | {num:340-2600} alerts are older than their review deadline | how many alerts are overdue for review",
-        "High-risk customers | {num:1100-4800} customers are rated high risk | how many customers are rated high risk",
-        "!Drafted report | A report on the client is drafted under case {code:AML} | whether a report on this client is being prepared",
-        "!Ordered lookback | Examiners ordered a lookback of {num:12000-60000} transactions due {date} | whether regulators ordered a review of past transactions",
-        "!Sanctions near miss | A payment to a sanctioned party was stopped on {date} after release | whether a screening failure nearly happened",
+        "Compliance Officer / Financial Crime Manager / Sanctions Analyst",
+        "compliance_program financial_crime sanctions_analyst",
+        "keep the bank within the rules / stop financial crime / avoid regulatory penalties",
+        holds="compliance credit",
+        needs="clients operations markets",
     ),
     role(
-        "Chief Compliance Officer / Regulatory Compliance Director",
         "B",
-        "regulatory_compliance compliance_program",
-        "keep the bank in good standing with its regulators",
-        "Open exam findings | The oldest open exam finding is {code:MRA} | how many regulatory findings remain open",
-        "Customer complaints | Customers filed {num:210-980} complaints last quarter | how many complaints customers filed",
-        "Training completion | {pct:81.0-97.0} of staff completed compliance training | how many staff are trained",
-        "Next exam date | The next regulatory exam starts on {date} | when regulators arrive next",
-        "!Enforcement odds | Counsel sees a {pct:30.0-60.0} chance of a formal enforcement action | how likely a formal enforcement action is",
-        "!Fee refund estimate | Refunds for improper fees could reach {usd:2M-16M} | how much the bank may owe customers for improper fees",
-        "!Whistleblower tip | A tip received on {date} alleges sales pressure in branches | whether an insider has raised allegations",
+        "Operations Manager / Payments Operations Lead / Back Office Director",
+        "payment_operations back_office",
+        "keep processing accurate / run the back office smoothly / protect payments",
+        holds="operations credit",
+        needs="compliance clients people",
     ),
     role(
-        "Chief Operating Officer / Head of Banking Operations",
         "B",
-        "bank_operations operating_model",
-        "keep operations efficient and reliable",
-        "Payment processing cost | Each payment costs {usd:0.18-0.95} to process | what it costs to process a payment",
-        "Branch network | The bank runs its branches with {num:410-1800} staff | how many people staff the branches",
-        "Straight-through processing | {pct:71.0-93.0} of payments process without manual work | how much of the processing is automated",
-        "Call center wait | Average call wait is {dec:4.5-14.5} minutes | how long customers wait on the phone",
-        "!Outsourcing quote | {org} quoted {usd:6M-28M} a year to run back-office processing | what an outsourcer has offered",
-        "!Reconciliation loss | A reconciliation error cost {usd:400k-3.2M} in {month:2026-2026} | whether there was a recent operational loss",
-        "!Site closure plan | A plan to close the operations center in {city} is drafted | whether an operations site is slated to close",
+        "Finance Controller / Chief Accountant / Financial Planning Manager",
+        "finance_control financial_planning chief_accountant",
+        "make the numbers work / protect earnings / judge whether the plan pays",
+        holds="capital people",
+        needs="credit markets operations",
     ),
     role(
-        "Chief Technology Officer / Head of Banking Technology",
         "B",
-        "banking_technology technology_architecture",
-        "judge whether our systems can carry the plan",
-        "Core platform running cost | The core platform costs {usd:8M-32M} a year to run | how costly the core system is to keep",
-        "Core replacement estimate | Replacing the core would cost {usd:40M-180M} | how much a replacement would cost",
-        "Online banking uptime | Online banking uptime was {pct:99.10-99.95} last year | how reliable online banking has been",
-        "Technology budget | The technology budget is {usd:60M-320M} this year | how much the bank spends on technology",
-        "!Core vendor audit failure | Core vendor {org} failed audit control {code:SOC} on change management | whether the core vendor failed an audit",
-        "!Credential stuffing attack | A credential stuffing attack on {date} hit {num:1100-9800} accounts | whether there was a recent cyberattack",
-        "!Batch system key-person risk | The old batch system {code:BAT} is understood by only a handful of engineers | how dependent the bank is on a few engineers",
+        "Human Resources Director / Talent Manager / Reward Specialist",
+        "human_resources talent_management reward_specialist",
+        "understand what the plan means for staff / keep good bankers / set fair pay",
+        holds="people credit",
+        needs="capital clients operations",
     ),
     role(
-        "Third-Party Risk Manager / Vendor Management Director",
         "B",
-        "third_party_risk vendor_oversight",
-        "keep the bank's outside partners under control",
-        "Critical vendor count | The bank relies on {int:24-70} critical vendors, reviewed under cycle {code:TPRM} | how many vendors the bank depends on",
-        "Overdue vendor reviews | The oldest overdue vendor review dates from {date} | how far behind vendor reviews are",
-        "Provider concentration | {pct:31.0-58.0} of technology spend goes to a single provider | how concentrated the bank's spending is with a single vendor",
-        "Largest vendor contract | The largest vendor contract is worth {usd:12M-60M} | how big the largest vendor agreement is",
-        "!Vendor breach | {org} disclosed a breach affecting bank data on {date} | whether a vendor was breached",
-        "!Fintech partner finding | The fintech partner failed consumer complaint testing in review {code:FP} | whether a partner failed compliance testing",
-        "!Exit plan gap | {num:110-260} critical processes lack a tested exit plan | whether the bank could leave a key vendor if needed",
+        "Internal Auditor / Audit Director / Controls Assurance Manager",
+        "internal_audit controls_assurance",
+        "make sure controls hold / test the plan's risks / report honestly to the board",
+        holds="compliance operations",
+        needs="credit markets people",
     ),
     role(
-        "Bank General Counsel / Litigation Counsel",
         "B",
-        "legal_counsel litigation_exposure",
-        "keep the bank's legal exposure acceptable",
-        "Litigation reserve | Reserves for pending cases total {usd:6M-48M} | how much money is set aside for lawsuits",
-        "Fee lawsuit hearing | A class action over fees is set for hearing on {date} | when the fee lawsuit will be heard",
-        "Outside counsel billing | Outside counsel billed {usd:1.4M-8.2M} this year | how much the bank pays outside lawyers",
-        "Contract review load | {num:110-480} contracts are in legal review | how much contract work the lawyers have",
-        "!Settlement authority | The board authorized settlement up to {usd:3M-22M} | how much the bank is willing to pay to settle",
-        "!Privileged memo | Memo {code:PRV} concludes the fee practice was likely unlawful | what the lawyers privately concluded",
-        "!Records subpoena | A subpoena for records arrived on {date} | whether regulators have demanded documents",
-    ),
-    role(
-        "Head of Human Resources / Compensation Director",
-        "B",
-        "human_resources compensation_policy",
-        "understand what the plan means for our staff",
-        "Teller turnover | Teller turnover reached {pct:28.0-52.0} last year | how often frontline staff leave",
-        "Incentive pool | The incentive pool is {usd:12M-70M} this year | how much bonus money is available",
-        "Total headcount | The bank employs {num:1200-8600} people | how many people work at the bank",
-        "Hiring freeze exemptions | {num:110-290} roles are exempt from the hiring freeze | how many positions can still be filled during the freeze",
-        "!Sales incentive review | Review {code:INC} found incentives linked to improper account openings | whether sales incentives drove bad behaviour",
-        "!Senior lender resignation | Chief lending officer {person} resigns on {date} | whether a senior lender is leaving",
-        "!Severance budget | A {usd:2M-12M} severance budget is set aside for branch staff | whether job cuts are being funded",
+        "Technology Risk Manager / Information Security Officer / Cyber Defense Lead",
+        "technology_risk information_security cyber_defense_lead",
+        "keep systems secure / manage technology risk / protect customer data",
+        holds="operations markets",
+        needs="compliance capital clients",
     ),
 ]

@@ -2,6 +2,14 @@
 
 from scenarios.generate.banks import role
 
+UNITS = """
+north campus / east campus / west campus / south campus / rural campus / main hospital /
+satellite hospital / riverside hospital / valley hospital / lakeside campus / night shift /
+weekend shift / community hospital / teaching hospital / children's hospital / city clinics /
+county clinics / suburban clinics / inpatient floors / outpatient centers / day surgery center /
+hillside campus / harbor hospital / midtown campus / eastside clinics / westside clinics
+"""
+
 # Endings for generated organisation names ({org}) in this sector.
 ORG_TAILS = [
     "Health",
@@ -52,187 +60,205 @@ DECISIONS = [
     ("AB", "replace the nurse call system across {the inpatient floors|the surgical tower}"),
 ]
 
+TOPICS = {
+    "staffing": """
+        rate 8.0-17.9 | nurse vacancy | empty nursing posts
+        cost 400k-6M | agency nursing | temporary nurses
+        count 900-9000 | nursing overtime hours | extra nurse shifts
+        rate 12.0-29.9 | first-year nurse turnover | new nurses quitting
+        count 110-640 | open clinical requisitions | unfilled clinical jobs
+        !people | pending resignation | a clinician about to quit
+        !count 140-900 | union card signatures | staff organising
+        date | float pool expansion | extra relief nurses
+    """,
+    "quality": """
+        rate 0.5-3.9 | surgical site infection | post-operative wound infections
+        rate 9.0-18.9 | readmission | patients bouncing back
+        rate 60.0-94.9 | hand hygiene compliance | handwashing by staff
+        count 120-880 | reported near misses | logged close calls
+        !finding | medication error | drug mistakes
+        !finding | sepsis bundle | sepsis care delivery
+        !people | peer review referral | a doctor under scrutiny
+        date | accreditation survey | the surveyors' visit
+    """,
+    "flow": """
+        count 1200-4800 | boarding hours | patients waiting for beds
+        rate 2.0-7.9 | left-without-being-seen | patients walking out
+        count 240-980 | elective cases waiting | unscheduled operations
+        rate 14.0-39.9 | discharge-before-noon | early discharges
+        count 900-3600 | avoidable bed days | placement delays
+        rate 62.0-88.9 | operating room utilisation | theatre use
+        !count 110-460 | ambulance diversion hours | turned-away ambulances
+        date | bed capacity review | the bed count review
+    """,
+    "pharmacy": """
+        cost 2M-30M | inpatient drug | medicine purchases
+        count 110-260 | short-supply products | scarce medicines
+        rate 4.0-19.9 | biosimilar uptake | cheaper biologics
+        cost 300k-4M | sterile compounding | intravenous preparation
+        !offer 500k-6M | formulary rebate | a drug maker's discount
+        !finding | controlled substance count | missing opioids
+        count 150-900 | pharmacist interventions | pharmacist corrections
+    """,
+    "finance": """
+        rate 0.5-4.9 | operating margin | operating profit
+        cost 20M-90M | capital | investment funds
+        rate 8.0-15.9 | claim denial | rejected claims
+        cost 6M-24M | bad debt | unpaid bills
+        count 1400-5200 | uncoded charts | unbilled records
+        !offer 2M-40M | payer contract | the big insurer's demands
+        !finding | overbilling | inflated claims
+        date | bond refinancing | debt refinancing
+    """,
+    "systems": """
+        count 110-620 | system interfaces | system links
+        rate 0.2-2.9 | record system downtime | record system outages
+        cost 2M-14M | technology project | digital projects
+        count 3100-9800 | help desk tickets | clinician tech complaints
+        !finding | phishing | a near-miss cyberattack
+        !count 110-380 | unsupported servers | outdated servers
+        !offer 900k-5M | vendor exit | leaving our software vendor
+        date | system upgrade | the software change
+    """,
+    "compliance": """
+        count 110-480 | open corrective actions | unfinished remediation
+        rate 72.0-94.9 | annual attestation | compliance sign-offs
+        count 110-340 | hotline reports | ethics line calls
+        !finding | privacy breach | leaked patient records
+        !people | whistleblower complaint | an insider's allegation
+        !finding | billing self-disclosure | a possible overpayment
+        date | regulator follow-up | the regulators' return
+    """,
+    "facilities": """
+        cost 12M-48M | deferred maintenance | postponed repairs
+        cost 3M-9M | utilities | energy bills
+        rate 61.0-88.9 | generator load test | backup power
+        !finding | fire egress | fire safety
+        !offer 8M-29M | renovation construction | the cheapest builder
+        !finding | water system | water contamination
+        date | phased renovation start | the building work
+    """,
+    "strategy": """
+        rate 18.0-39.9 | inpatient market share | our local share
+        count 4200-19000 | new residents | population growth
+        rate 21.0-44.9 | referral leakage | lost referrals
+        !offer 40M-180M | practice acquisition | buying a practice
+        !people | merger liaison | the merger talks
+        date | competitor tower opening | a rival's new tower
+    """,
+}
+
 ROLES = [
     role(
-        "Chief Nursing Officer / VP of Patient Care Services",
         "A",
-        "nursing_workforce patient_care",
-        "keep nurse staffing safe through the change",
-        "Nurse vacancy rate | Registered nurse vacancy rate is {pct:8.0-17.9} across {int:4-9} inpatient units | how many bedside nursing posts are sitting empty",
-        "Travel nurse spend | Travel and agency nursing cost {usd:2M-9M} so far this fiscal year | how much is going to temporary nursing labour",
-        "Overtime hours | Nurses logged {num:3000-9000} overtime hours last quarter | how much extra time the nursing staff has been working",
-        "Patient fall rate | Falls with injury ran at {dec:0.30-0.95} per thousand patient days in {month:2026-2026} | how often patients are getting hurt in falls",
-        "!Union petition | Organizers filed a petition covering {num:300-900} nurses on {date} | whether a labour campaign is building among the nurses",
-        "!State staffing complaint | Complaint {code:DOH} about night-shift ratios is still open with the health department | whether regulators have been told about staffing problems",
-        "!Retention bonus pool | A {usd:800k-3M} nurse retention pool is drafted but not yet announced | what money leadership has set aside to keep nurses",
+        "Nurse Manager / Director of Nursing / Nursing Supervisor",
+        "nursing_workforce patient_care nurse_manager",
+        "keep nurse staffing safe through the change / protect bedside care / make sure the nurses can carry the plan",
+        holds="staffing quality",
+        needs="flow finance facilities",
     ),
     role(
-        "Emergency Department Medical Director / Chief of Emergency Medicine",
         "A",
+        "Emergency Medicine Physician / Emergency Department Director / Emergency Care Manager",
         "emergency_care emergency_medicine",
-        "keep the emergency department safe and moving",
-        "Door-to-provider time | Median door-to-provider time reached {dec:18.5-48.5} minutes in {month:2026-2026} | how long patients wait before a clinician sees them",
-        "Boarding hours | Admitted patients boarded {num:1200-4800} hours in the department last month | how long admitted patients are stuck waiting for beds",
-        "Left-without-being-seen rate | {pct:2.0-7.9} of arrivals left without being seen last quarter | how many patients give up and leave before treatment",
-        "Annual visit volume | The department handled {num:38000-92000} visits last year | how busy the department is over a year",
-        "!Sentinel event review | Root-cause review {code:RCA} of a delayed stroke diagnosis is still open | whether a serious safety event is under internal review",
-        "!Physician group notice | The contracted physician group {org} gave notice to renegotiate by {date} | whether the emergency physicians' contract is at risk",
-        "!Diversion hours | The department went on ambulance diversion for {dec:40.5-160.5} hours this quarter | how often ambulances have been turned away",
+        "keep the emergency department safe and moving / cut waiting for emergency patients / judge what the plan does to emergency care",
+        holds="flow quality",
+        needs="staffing systems facilities",
     ),
     role(
-        "Chief Medical Officer / VP of Medical Affairs",
         "A",
-        "medical_staff medical_quality",
-        "judge what the plan means for physicians and outcomes",
-        "Risk-adjusted mortality index | Observed-to-expected mortality stands at {dec:0.78-1.18} over the trailing year | how the hospital's death rate compares with what its case mix predicts",
-        "Readmission rate | All-cause readmissions within a month of discharge run at {pct:11.0-17.9} | how often discharged patients come back soon after",
-        "Hospitalist census | Hospitalists carry an average of {dec:15.5-22.5} patients each per shift | how heavy the hospitalists' patient loads are",
-        "Credentialing backlog | {num:110-340} physician credentialing files are awaiting committee review | how many doctors are waiting to be cleared to practise",
-        "!Peer review referral | Surgeon {person} was referred for focused peer review on {date} | whether a physician is under quiet quality review",
-        "!Malpractice reserve | Actuaries set the open-claims malpractice reserve at {usd:4M-19M} | how much money is held back for pending malpractice claims",
-        "!Medical staff vote | The medical executive committee voted against the plan at its {date} meeting | how the physician leadership privately feels about the plan",
+        "Medical Staff Director / Medical Quality Officer / Physician Advisor",
+        "medical_staff medical_quality physician_advisor",
+        "judge what the plan means for physicians and outcomes / protect the quality of medical care / speak for the medical staff",
+        holds="quality strategy",
+        needs="staffing flow pharmacy",
     ),
     role(
-        "Director of Pharmacy / Chief Pharmacy Officer",
         "A",
+        "Pharmacy Manager / Clinical Pharmacist / Pharmacy Operations Director",
         "pharmacy_services pharmacy_budget",
-        "keep medications safe, available and affordable",
-        "Drug spend | Inpatient drug spend reached {usd:18M-64M} last fiscal year | how much the hospital spends on medications",
-        "Biosimilar savings estimate | Switching to biosimilars would save {usd:600k-4M} a year at current volumes | what switching to cheaper equivalent biologics would save",
-        "Drug shortage list | {num:110-260} products are on the active shortage log {code:RX} | how many medicines are currently hard to get",
-        "Compounding backlog | Sterile compounding runs {dec:3.5-9.5} hours behind at peak | how far behind the sterile preparation work runs",
-        "!Rebate agreement | A confidential {pct:8.0-22.0} rebate from {org} depends on formulary position | what discount terms a drug maker has quietly offered",
-        "!Controlled substance discrepancy | Audit {code:CS} found {num:140-900} unexplained opioid dose discrepancies | whether there are unexplained losses of controlled drugs",
-        "!Pharmacist turnover | {pct:14.0-29.0} of staff pharmacists left in the past year, per internal exit data | how many pharmacists have been quitting",
+        "keep medications safe, available and affordable / protect the drug budget / make sure dosing stays safe",
+        holds="pharmacy systems",
+        needs="finance quality compliance",
     ),
     role(
-        "Infection Prevention Manager / Hospital Epidemiologist",
         "A",
-        "infection_prevention outbreak_epidemiology",
-        "keep infection risk under control",
-        "Central line infection rate | Central line bloodstream infections ran at {dec:0.40-1.90} per thousand line days this year | how often patients with central lines develop bloodstream infections",
-        "Hand hygiene compliance | Observed hand hygiene compliance is {pct:71.0-93.9} across {num:1100-4200} audits | how consistently staff clean their hands",
-        "Isolation room capacity | Only {int:6-19} negative-pressure rooms exist, and {num:120-480} isolation days were used last month | how much room there is to isolate contagious patients",
-        "Surgical site infection rate | Surgical site infections reached {pct:1.1-3.9} of procedures in {month:2026-2026} | how often surgical wounds become infected",
-        "!Outbreak investigation | An unreported cluster of resistant infections is under investigation as case {code:EPI} | whether infection control is quietly chasing a cluster of cases",
-        "!Health department inquiry | The county health department asked for patient line lists on {date} | whether public health officials are already asking questions",
-        "!Cleaning vendor failures | Terminal cleaning audits of {org} failed {pct:18.0-39.0} of rooms | how well the cleaning contractor is actually performing",
+        "Infection Prevention Manager / Hospital Epidemiologist / Infection Control Nurse",
+        "infection_prevention infection_control hospital_epidemiologist",
+        "keep infection risk under control / stop avoidable infections / judge the infection risk of the plan",
+        holds="quality pharmacy",
+        needs="facilities flow staffing",
     ),
     role(
-        "Perioperative Services Director / Director of Surgical Services",
         "A",
-        "perioperative_services surgical_services",
-        "keep the operating rooms productive and safe",
-        "Operating room utilization | Staffed operating rooms were used {pct:62.0-84.9} of prime time last quarter | how fully the operating rooms are being used",
-        "Elective case backlog | {num:240-980} elective cases are waiting to be scheduled | how many planned operations are waiting for a slot",
-        "First-case on-time starts | First cases started on time on {pct:48.0-79.0} of days in {month:2026-2026} | how reliably the day's first operations begin on schedule",
-        "Anesthesia stipend | Anesthesia coverage costs {usd:3M-11M} a year under the stipend paid to {org} | how much the hospital pays to keep anesthesia staffed",
-        "!Surgeon departure | Orthopedic surgeon {person} signed with a competitor and leaves on {date} | whether a high-volume surgeon is about to leave",
-        "!Retained instrument event | A retained sponge event is under review as case {code:QR} | whether a serious surgical error is being reviewed",
-        "!Implant pricing offer | {org} offered a {pct:9.0-24.0} implant price cut for a sole-source commitment | what an implant maker has offered for exclusivity",
+        "Surgical Services Director / Perioperative Manager / Operating Room Coordinator",
+        "surgical_services perioperative_services operating_room_coordinator",
+        "keep the operating rooms productive and safe / protect the surgical schedule / judge the plan's effect on surgery",
+        holds="flow facilities",
+        needs="staffing pharmacy finance",
     ),
     role(
-        "Case Management Director / Director of Care Coordination",
         "A",
-        "case_management care_coordination",
-        "get patients to the right place at the right time",
-        "Average length of stay | Average length of stay is {dec:4.10-6.40} days against a target of {dec:3.60-4.05} | how long patients stay compared with the goal",
-        "Discharges before noon | Only {pct:14.0-34.0} of discharges happen before noon | how early in the day patients leave",
-        "Avoidable days | Patients logged {num:900-3600} avoidable days waiting for post-acute placement | how many bed days are lost waiting for placements elsewhere",
-        "Skilled nursing acceptance time | Preferred skilled nursing partners accept referrals within {dec:1.5-3.5} days on average | how quickly partner nursing facilities take referred patients",
-        "!Denied days | Payers denied {num:700-2900} inpatient days worth {usd:1M-6M} this year | how much inpatient time insurers have refused to pay for",
-        "!Observation status audit | Audit {code:UR} found {pct:11.0-28.0} of observation stays misclassified | whether patient status assignments have been wrong",
-        "!Caseload grievance | Case managers filed a grievance on {date} over caseloads above {int:22-35} patients | whether the team has formally complained about workload",
+        "Case Management Director / Care Coordination Manager / Discharge Planning Lead",
+        "case_management care_coordination discharge_planning_lead",
+        "get patients to the right place at the right time / shorten stays without harm / smooth discharges",
+        holds="flow staffing",
+        needs="finance quality strategy",
     ),
     role(
-        "Chief Financial Officer / VP of Finance",
         "B",
-        "hospital_finance finance_planning",
-        "protect the system's finances",
-        "Operating margin | Year-to-date operating margin is {pct:0.5-4.9} on {usd:400M-1.9B} of revenue | how much the hospital is clearing on its operations",
-        "Days cash on hand | The system holds {num:110-240} days of cash on hand | how long the hospital could run on its cash reserves",
-        "Capital budget | The board approved a {usd:20M-90M} capital budget for next year | how much money is available for big investments",
-        "Payer mix | Commercial insurers make up {pct:28.0-46.0} of net patient revenue | how much of the revenue comes from commercial insurers",
-        "!Bond covenant headroom | Debt service coverage of {dec:1.45-2.20}x sits close to the {dec:1.10-1.35}x covenant | how close the hospital is to breaching its lending terms",
-        "!Rating agency outlook | Analyst {person} signalled a possible downgrade on the {date} call | whether the credit rating is about to drop",
-        "!Merger talks | Confidential merger talks with a regional system run under the code name {project} | whether leadership is secretly talking about a merger",
+        "Finance Director / Hospital Controller / Financial Planning Manager",
+        "hospital_finance financial_planning",
+        "protect the system's finances / make the numbers work / judge whether the plan is affordable",
+        holds="finance pharmacy",
+        needs="flow staffing facilities",
     ),
     role(
-        "Revenue Cycle Director / Director of Patient Financial Services",
         "B",
-        "revenue_cycle patient_financial_services",
-        "make sure the plan gets paid for",
-        "Claim denial rate | Initial claim denials hit {pct:8.0-15.9} last quarter | how often insurers reject claims the first time",
-        "Days in accounts receivable | Accounts receivable sit at {dec:38.5-58.5} days | how long it takes to collect what the hospital is owed",
-        "Coding backlog | {num:1400-5200} discharged charts are waiting to be coded | how many finished patient records have not been billed",
-        "Bad debt | Bad debt reached {usd:6M-24M} this fiscal year | how much billed care is never collected",
-        "!Overbilling exposure | Internal review {code:CR} found {usd:400k-3M} in overbilled claims | whether the hospital has billed programs for more than it should",
-        "!Collection agency complaints | {org} drew {num:120-460} patient complaints about its collection calls | how patients feel about the debt collector's tactics",
-        "!Payer withhold dispute | A payer withholding {usd:2M-12M} after an audit is in mediation until {date} | whether an insurer is holding back a large payment",
+        "Revenue Cycle Director / Patient Financial Services Manager / Billing Operations Lead",
+        "revenue_cycle patient_financial_services billing_operations_lead",
+        "make sure the plan gets paid for / keep collections healthy / protect billing accuracy",
+        holds="finance compliance",
+        needs="flow systems quality",
     ),
     role(
-        "Chief Information Officer / VP of Information Technology",
         "B",
-        "information_systems information_technology",
-        "judge whether our systems can support the plan",
-        "EHR downtime | The EHR was down {dec:6.5-31.5} unplanned hours in the last year | how reliable the clinical record system has been",
-        "IT project budget | Remaining IT project budget is {usd:2M-14M} for the year | how much money is left for technology projects",
-        "Interface inventory | The integration engine runs {num:140-620} interfaces kept up by a small team | how complex the hospital's system connections are",
-        "Help desk volume | The help desk logged {num:3100-9800} clinical tickets last month | how many technology problems clinicians report",
-        "!Phishing incident | Phishing incident {code:SEC} reached {num:120-900} mailboxes on {date} | whether there was a recent near-miss cyberattack",
-        "!Vendor exit penalty | Leaving {org} before {month:2027-2028} triggers a {usd:900k-5M} termination fee | what it would cost to leave the current technology vendor early",
-        "!Unsupported servers | {num:110-380} servers still run operating systems past end of support | how many computers run software that no longer gets security fixes",
+        "Information Technology Director / Clinical Systems Manager / Health Informatics Lead",
+        "information_technology clinical_systems",
+        "judge whether our systems can support the plan / keep clinical systems running / protect patient data",
+        holds="systems facilities",
+        needs="finance compliance flow",
     ),
     role(
-        "Corporate Compliance Officer / Director of Regulatory Affairs",
         "B",
-        "compliance_program regulatory_affairs",
-        "keep the hospital on the right side of regulators",
-        "Accreditation survey window | The accreditation survey window opens on {date} | when surveyors could arrive",
-        "Open corrective actions | {int:12-48} corrective actions from survey {code:CAP} remain open | how much unfinished remediation is left from past surveys",
-        "Compliance attestation rate | {pct:72.0-94.0} of staff completed the annual compliance attestation | how many employees have completed their yearly compliance sign-off",
-        "Hotline reports | The ethics hotline received {num:110-340} reports this year | how many concerns staff have raised through the ethics line",
-        "!Self-disclosure draft | Counsel drafted self-disclosure {code:SD} covering {usd:300k-2M} in billing errors | whether the hospital is preparing to admit an overpayment to regulators",
-        "!Whistleblower complaint | A whistleblower complaint filed on {date} names the cardiology group | whether an insider has formally alleged wrongdoing",
-        "!Privacy breach | {num:140-2600} patient records were exposed in breach {code:PB} | how many patients were affected by a leak of records",
+        "Compliance Officer / Regulatory Affairs Manager / Privacy Officer",
+        "compliance_program regulatory_affairs privacy_officer",
+        "keep the hospital on the right side of regulators / avoid regulatory trouble / protect patient privacy",
+        holds="compliance strategy",
+        needs="systems quality finance",
     ),
     role(
-        "Facilities Director / VP of Facilities and Construction",
         "B",
-        "facilities_management facility_construction",
-        "make the buildings work for the plan",
-        "Deferred maintenance | Deferred maintenance backlog stands at {usd:12M-48M} | how much repair work has been put off",
-        "Construction timeline | Renovation would take {int:7-19} months with a phased closure starting {month:2026-2027} | how long building work would take and when it could start",
-        "Energy cost | Utilities cost {usd:3M-9M} a year, {pct:11.0-24.0} above peer hospitals | how much the campus spends on energy",
-        "Generator load test | Backup generators carried {pct:61.0-88.0} of load in the {date} test | how well the emergency power held up in testing",
-        "!Fire code citation | The fire marshal cited egress violations under notice {code:FM} | whether the buildings have open fire safety citations",
-        "!Low construction bid | {org} bid {usd:8M-29M}, well below the other bidders | what the lowest construction bidder has offered",
-        "!Water system findings | Legionella testing on {date} found positives at cooling tower outlets | whether the water system has had contamination findings",
+        "Facilities Director / Construction Project Manager / Plant Operations Manager",
+        "facilities_management construction_projects plant_operations_manager",
+        "make the buildings work for the plan / keep the campus safe and running / plan the building work",
+        holds="facilities systems",
+        needs="finance flow quality",
     ),
     role(
-        "Human Resources Director / VP of People",
         "B",
-        "human_resources people_operations",
-        "understand what the plan means for our workforce",
-        "Staff turnover | Annual staff turnover is {pct:14.0-26.0} across {num:3200-9800} employees | how many employees leave each year",
-        "Time to fill | Open positions take {dec:48.5-96.5} days to fill on average | how long it takes to hire for an open job",
-        "Benefits cost trend | Health benefit costs rise {pct:6.0-11.9} next plan year | how fast employee benefit costs are climbing",
-        "Open requisitions | {num:180-640} requisitions are open across the system | how many jobs are waiting to be filled",
-        "!Wage survey result | Market survey {code:WS} shows technician pay {pct:4.0-12.0} below peers | how far the hospital's pay trails the market",
-        "!Layoff scenario | A draft plan would cut {num:110-380} positions by {month:2027-2027} | whether job cuts are being planned",
-        "!Executive severance | Outgoing executive {person} negotiated a {usd:700k-2M} severance | what a departing leader was paid to leave",
+        "Human Resources Director / Workforce Planning Manager / Talent Acquisition Lead",
+        "human_resources workforce_planning talent_acquisition_lead",
+        "understand what the plan means for our workforce / hire the people the plan needs / keep staff turnover down",
+        holds="staffing compliance",
+        needs="finance strategy flow",
     ),
     role(
-        "Chief Strategy Officer / VP of Strategic Planning",
         "B",
-        "strategic_planning market_strategy",
-        "fit the plan into our long-term strategy",
-        "Inpatient market position | The hospital holds {pct:18.0-39.0} of inpatient discharges in its service area | what portion of local hospital stays come here",
-        "Population growth forecast | The service area adds {num:4200-19000} residents a year, mostly retirees | how fast the local population is growing",
-        "Competitor expansion | {org} is opening a new bed tower in {city} in {month:2027-2028} | what a rival is building nearby",
-        "Referral leakage | {pct:21.0-44.0} of referrals from employed physicians go to outside hospitals | how many referrals leave the system",
-        "!Acquisition target | Board materials name {org} as a confidential acquisition target valued at {usd:40M-180M} | whether the system plans to buy another organisation",
-        "!Payer negotiation stance | The largest payer is seeking a {pct:3.0-8.0} rate cut in talks ending {date} | where contract talks with the biggest insurer stand",
-        "!Consultant findings | A draft review by {org} recommends exiting the bariatric service line | what outside advisers quietly recommended cutting",
+        "Strategy Director / Business Development Manager / Planning Analyst",
+        "strategic_planning business_development",
+        "fit the plan into our long-term strategy / grow the system sensibly / read the market before we commit",
+        holds="strategy staffing",
+        needs="finance flow quality",
     ),
 ]

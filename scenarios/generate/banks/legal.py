@@ -2,6 +2,15 @@
 
 from scenarios.generate.banks import role
 
+UNITS = """
+litigation group / corporate group / employment practice / tax practice / real estate practice /
+intellectual property group / restructuring group / antitrust practice / london office /
+chicago office / boston office / houston office / denver office / appellate team /
+regulatory practice / white-collar team / pro bono program / trusts and estates group /
+energy practice / banking practice / privacy practice / healthcare practice / insurance group /
+arbitration team / immigration practice
+"""
+
 # Endings for generated organisation names ({org}) in this sector.
 ORG_TAILS = [
     "Partners",
@@ -45,187 +54,161 @@ DECISIONS = [
     ("AB", "respond publicly to press reports about a client dispute"),
 ]
 
+TOPICS = {
+    "matters": """
+        count 110-900 | billable hours | time recorded on the matter
+        cost 500k-9M | legal fees | what the matter bills
+        rate 5.0-39.9 | fee write-offs | discounted bills
+        count 120-700 | documents under review | papers still to read
+        !finding | conflict check | a possible conflict of interest
+        !people | client complaint | an unhappy client
+        date | trial | going before the jury
+    """,
+    "litigation": """
+        cost 1M-60M | damages claim | what the other side wants
+        rate 10.0-79.9 | win probability | our chances in court
+        count 110-900 | depositions | witness interviews
+        !offer 500k-40M | settlement | the other side's price to end the case
+        !finding | privileged document | a document sent by mistake
+        date | hearing | the next court date
+    """,
+    "deals": """
+        cost 5M-90M | deal value | the size of the transaction
+        count 110-640 | diligence findings | issues found in the target
+        rate 1.0-14.9 | earn-out | the deferred price
+        !offer 2M-80M | competing bid | a rival buyer's price
+        !finding | undisclosed liability | a hidden problem in the target
+        date | closing | the deal completing
+    """,
+    "firm": """
+        cost 5M-90M | partner distributions | profit paid to partners
+        rate 60.0-94.9 | realisation | fees actually collected
+        count 110-620 | associate headcount | junior lawyers
+        !people | lateral partner move | a partner about to leave
+        !offer 1M-30M | merger approach | another firm's overture
+        date | partnership vote | the partners' vote
+    """,
+    "compliance": """
+        count 110-900 | retention holds | records kept for cases
+        rate 70.0-98.9 | training completion | ethics training done
+        !finding | trust account | client money handling
+        !finding | data security | a breach at the firm
+        !people | bar complaint | a complaint to the regulator
+        date | malpractice renewal | the insurance renewal
+    """,
+    "clients": """
+        cost 1M-40M | client revenue | what a client pays us
+        rate 2.0-29.9 | panel discount | the client's price cut
+        count 110-900 | open client matters | live work for the client
+        !offer 500k-9M | fixed fee | a client's price cap
+        !people | general counsel change | a new decision-maker at the client
+        date | panel review | the client's firm review
+    """,
+    "people": """
+        rate 10.0-29.9 | associate attrition | lawyers leaving
+        count 110-480 | summer hires | incoming juniors
+        cost 1M-20M | bonus pool | year-end bonuses
+        !people | harassment complaint | a workplace complaint
+        !count 110-300 | planned redundancies | possible job cuts
+        date | promotion round | the partnership track decision
+    """,
+}
+
 ROLES = [
     role(
-        "Lead Trial Counsel / Litigation Practice Chair",
         "A",
-        "trial_strategy litigation_practice",
-        "put the client in the strongest position",
-        "Trial setting | Trial is set for {date} | when the case goes to trial",
-        "Estimated trial cost | Taking the case through verdict would cost {usd:1.2M-6.8M} in fees | what it would cost to try the case",
-        "Comparable verdict | A similar case ended in a {usd:3M-42M} verdict in {city} | what a similar case produced at trial",
-        "Summary judgment ruling | The judge denied summary judgment on {date} | how the latest major ruling went",
-        "!Adverse verdict odds | Counsel puts the chance of an adverse verdict at {pct:35.0-65.0} | how likely the lawyers think a loss is",
-        "!Witness contradiction | Key witness {person} contradicted the defense in deposition | whether a key witness hurt the case",
-        "!Mock jury award | A mock jury awarded {usd:4M-36M} in the firm's exercise | how a practice jury decided the case",
+        "Litigation Partner / Trial Counsel / Litigation Associate",
+        "litigation_strategy trial_practice",
+        "win the case / protect the client in court / judge the litigation risk",
+        holds="litigation matters",
+        needs="clients firm compliance",
     ),
     role(
-        "Managing Partner / Firm Chair",
         "A",
-        "firm_leadership partner_relations",
-        "protect the firm's partnership and reputation",
-        "Partner count | The firm has {num:110-420} equity and income partners | how many partners the firm has",
-        "Profits per equity partner | Profits per equity partner were {usd:1.1M-3.8M} last year | how much each owner partner earned",
-        "Strategic plan review | The strategic plan's next review is on {date} | when the firm's plan is next reviewed",
-        "Client concentration | The top client accounts for {pct:6.0-14.0} of revenue | how dependent the firm is on its biggest client",
-        "!Partner group departure | A group led by {person} plans to leave in {month:2027-2027} | whether a group of partners is leaving",
-        "!Merger talks | Confidential merger talks run under the code name {project} | whether the firm is secretly discussing a merger",
-        "!Capital call | A {usd:80k-240k} per-partner capital call is under discussion | whether partners will be asked to put in more money",
+        "Corporate Partner / Transactions Counsel / Deal Associate",
+        "corporate_transactions deal_practice",
+        "get the deal done on good terms / protect the client's deal / judge the transaction risk",
+        holds="deals firm",
+        needs="clients compliance matters",
     ),
     role(
-        "E-Discovery Manager / Director of Litigation Support",
         "A",
-        "discovery_operations litigation_support",
-        "keep discovery accurate, defensible and affordable",
-        "Document volume | Collections total {dec:2.1-18.5} million documents | how many documents have been gathered",
-        "Review cost per document | Managed review costs {usd:0.62-1.85} per document | what reviewing each document costs",
-        "Production deadline | The next production is due on {date} | when the next document handover is due",
-        "Privilege log size | The privilege log lists {num:1400-9600} entries | how many documents are being withheld as privileged",
-        "!Inadvertent production | {num:110-460} privileged documents were produced by mistake on {date} | whether privileged documents were handed over by mistake",
-        "!Wiped laptop | A custodian's laptop was wiped after the hold notice, ticket {code:ED} | whether evidence may have been lost",
-        "!Review vendor overbilling | {org} overbilled review hours by {pct:8.0-19.0} | whether the review vendor has been overcharging",
+        "Employment Lawyer / Labor Counsel / Workplace Investigations Attorney",
+        "employment_law labor_relations workplace_investigations_attorney",
+        "handle the workforce side / protect the client from employment claims / judge staff risk",
+        holds="people litigation",
+        needs="clients firm matters",
     ),
     role(
-        "Intellectual Property Counsel / Patent Litigation Partner",
         "A",
-        "intellectual_property patent_litigation",
-        "protect the client's inventions and limit its exposure",
-        "Active patents | The client holds {num:140-860} active patents | how many patents the client holds",
-        "Claim construction hearing | The claim construction hearing is set for {date} | when the patent claims will be interpreted",
-        "Royalty demand | The plaintiff demands a {pct:2.5-6.5} running royalty | what royalty the other side is asking for",
-        "Licensing income | The portfolio earned {usd:4M-38M} in licensing last year | how much the patents earn in licences",
-        "!Prior art find | Search result {code:PA} may invalidate key claims | whether there is evidence that could sink the patent",
-        "!Co-inventor dispute | Co-inventor {person} disputes ownership | whether an inventor is contesting ownership",
-        "!Damages exposure | Our damages expert estimates exposure at {usd:6M-60M} | how large our own expert thinks the exposure is",
+        "Intellectual Property Counsel / Patent Attorney / Trademark Specialist",
+        "intellectual_property patent_practice trademark_specialist",
+        "protect the client's inventions / keep the rights clean / judge the IP risk",
+        holds="litigation deals",
+        needs="matters clients compliance",
     ),
     role(
-        "Employment Counsel / Labor and Employment Partner",
         "A",
-        "employment_law labor_relations",
-        "limit the client's workplace legal risk",
-        "Pending workplace charges | The oldest pending workplace charge is {code:EEOC} | how many workplace claims are pending",
-        "Standard severance cost | Standard severance would cost {usd:1.2M-8M} | what standard severance would cost",
-        "Arbitration agreements | {pct:61.0-92.0} of employees signed arbitration agreements | how many employees agreed to arbitrate disputes",
-        "Non-compete hearing | The non-compete hearing is set for {date} | when the restrictive covenant hearing happens",
-        "!Retaliation email | A supervisor's email, exhibit {code:EX}, suggests retaliation | whether there is evidence of payback against a complainant",
-        "!Class certification odds | Counsel puts class certification odds at {pct:40.0-70.0} | how likely the case becomes a class action",
-        "!Executive misconduct probe | An investigation into executive {person} opened on {date} | whether a senior executive is under investigation",
+        "Regulatory Counsel / Compliance Attorney / Government Affairs Lawyer",
+        "regulatory_practice government_affairs compliance_attorney",
+        "keep the client within the rules / read the regulators / judge regulatory exposure",
+        holds="compliance matters",
+        needs="deals litigation clients",
     ),
     role(
-        "Chief Compliance Officer / Head of Internal Investigations",
         "A",
-        "corporate_compliance internal_investigations",
-        "find out what happened and keep the client clean",
-        "Hotline reports | The hotline logged {num:110-480} reports this year | how many concerns employees reported",
-        "Oldest open investigation | The oldest open investigation dates from {date} | how long the oldest investigation has been open",
-        "Ethics training completion | {pct:84.0-98.0} of employees finished ethics training | how many employees completed ethics training",
-        "Audit scope | The audit covers {num:1100-8800} transactions at the {city} subsidiary | how broad the audit is",
-        "!Unsupported consultant payments | Payments of {usd:200k-2.4M} to a consultant lack support | whether there are signs of bribery",
-        "!Prosecutor contact | Prosecutors called on {date} asking about the subsidiary | whether prosecutors have made contact",
-        "!Deleted emails | Audit {code:IA} found emails deleted after the hold notice | whether records were destroyed",
+        "Paralegal Manager / Litigation Support Lead / Discovery Manager",
+        "litigation_support discovery_management paralegal_manager",
+        "keep discovery on track / manage the documents / meet the deadlines",
+        holds="matters deals",
+        needs="litigation compliance firm",
     ),
     role(
-        "Pro Bono Counsel / Director of Public Interest Programs",
-        "A",
-        "pro_bono public_interest",
-        "keep the firm's public service strong and safe",
-        "Pro bono hours | Lawyers logged {num:14000-62000} pro bono hours last year | how much free legal work the firm does",
-        "Open pro bono matters | {num:110-480} pro bono matters are open | how many free-representation cases are open",
-        "Hours target attainment | {pct:38.0-71.0} of associates met the hours target | how many associates meet the volunteer goal",
-        "Legal aid grants | The firm gives {usd:200k-1.4M} a year to partner legal aid groups | how much the firm gives to legal aid partners",
-        "!Malpractice flag | An open pro bono matter carries malpractice risk flag {code:MAL} | whether a free case could lead to a malpractice claim",
-        "!Paying client objection | A paying client objected on {date} to a pro bono matter | whether a paying client objects to free work",
-        "!Recognition threshold | Participation sits at {pct:3.0-5.0} above the recognition threshold | whether the firm risks losing its public service standing",
-    ),
-    role(
-        "Firm Finance Director / Chief Financial Officer",
         "B",
-        "firm_finance financial_operations",
-        "keep the firm profitable and liquid",
-        "Billing realization | Billing realization is {pct:84.0-93.0} | how much of the billed work gets collected",
-        "Firm revenue | Revenue reached {usd:180M-1.2B} last year | how much the firm earned",
-        "Accounts receivable | Unpaid invoices total {usd:20M-140M} | how much clients owe",
-        "Credit line draw | The firm's line of credit has {usd:12M-60M} drawn | how much the firm has borrowed",
-        "!Past-due client balance | The largest client owes {usd:2M-14M} past due | how much a key client owes",
-        "!Write-off proposal | A {usd:1.2M-9M} write-off for a single matter is proposed | whether a large bill will be written off",
-        "!Covenant cushion | Working capital is {pct:4.0-9.0} above the bank covenant floor | how close the firm is to its borrowing limits",
+        "Managing Partner / Practice Group Leader / Office Managing Partner",
+        "firm_management practice_leadership managing_partner",
+        "keep the firm healthy / protect partner profits / decide what the firm takes on",
+        holds="firm compliance",
+        needs="clients matters people",
     ),
     role(
-        "Chief Information Officer / Director of Knowledge Management",
         "B",
-        "information_technology knowledge_management",
-        "judge whether our technology can support the plan",
-        "Document system end of support | Document system {code:DMS} reaches end of support on {date} | when the document system stops being supported",
-        "Technology budget | The technology budget is {usd:6M-34M} | how much the firm spends on technology",
-        "AI pilot results | The pilot cut first-pass review time by {pct:22.0-48.0} | how much time the AI pilot saved",
-        "Help desk volume | The help desk handled {num:2100-8800} tickets last quarter | how many technology requests lawyers made",
-        "!Exposed client files | A misconfigured folder exposed client files on {date} | whether client data was exposed",
-        "!Vendor exit cost | Leaving {org} early costs {usd:400k-2.6M} | what it would cost to leave the current vendor",
-        "!Fabricated citations | The AI tool cited nonexistent cases in testing, log {code:AI} | whether the AI tool produced fake citations",
+        "Chief Operating Officer / Firm Administrator / Practice Manager",
+        "firm_operations practice_management",
+        "run the firm efficiently / control costs / keep operations smooth",
+        holds="firm people",
+        needs="matters clients compliance",
     ),
     role(
-        "General Counsel of the Firm / Risk Management Partner",
         "B",
-        "firm_risk risk_management",
-        "keep the firm out of ethical and liability trouble",
-        "Conflicts queue | {num:110-420} new matters await conflicts clearance | how many new matters are waiting for conflict checks",
-        "Open malpractice claims | The largest open malpractice claim dates from {date} | how many malpractice claims are open",
-        "Liability policy limit | The professional liability policy covers {usd:20M-150M} | how much the firm's insurance covers",
-        "Engagement letter gaps | {pct:3.0-11.0} of active matters lack signed engagement letters | how many matters lack signed terms",
-        "!Missing conflict waiver | A waiver from existing client {org} was never obtained | whether a needed conflict waiver is missing",
-        "!Bar complaint | A bar complaint against a partner was filed on {date} | whether a partner faces a disciplinary complaint",
-        "!Questionable time entries | Audit {code:BA} found {num:140-620} questionable time entries | whether a lawyer's billing looks wrong",
+        "Client Relationship Partner / Business Development Manager / Key Account Lead",
+        "client_relationships business_development key_account_lead",
+        "keep the client relationship strong / win more work / speak for the client",
+        holds="clients firm",
+        needs="matters litigation deals",
     ),
     role(
-        "Director of Legal Recruiting / Chief Talent Officer",
         "B",
-        "legal_recruiting talent_development",
-        "keep the firm able to attract and keep lawyers",
-        "Associate attrition | Associate attrition reached {pct:14.0-26.0} | how often junior lawyers leave",
-        "Starting salary | First-year associates start at {usd:180k-235k} | what new lawyers are paid",
-        "Offer acceptance | {pct:58.0-84.0} of offers to law students were accepted | how many students take the firm's offers",
-        "Lateral partner pipeline | Search firm {org} is running talks with lateral partner candidates | how many experienced partners are considering joining",
-        "!Diversity target shortfall | The firm will miss its diversity target by {pct:4.0-11.0} | whether the firm is falling short of its diversity goals",
-        "!Unreleased associate survey | An unreleased survey shows {pct:31.0-52.0} of associates plan to leave | how many junior lawyers are thinking of leaving",
-        "!Special bonus plan | Special bonuses of {usd:15k-60k} are planned for {month:2026-2027} | whether extra bonuses are planned",
+        "General Counsel / Risk Management Partner / Ethics Partner",
+        "risk_management ethics_counsel",
+        "keep the firm out of trouble / manage conflicts / protect the firm's licence",
+        holds="compliance litigation",
+        needs="firm clients people",
     ),
     role(
-        "Chief Marketing Officer / Director of Business Development",
         "B",
-        "business_development firm_marketing",
-        "grow the firm's client base and reputation",
-        "Pitch win rate | The firm won {pct:24.0-41.0} of pitches last year | how often the firm wins new work",
-        "Marketing spend | Marketing spend is {usd:2M-12M} a year | how much is spent on marketing",
-        "Directory ranking | The practice ranks in band {code:RNK} in the main directory | how the practice is ranked",
-        "Client satisfaction | Client satisfaction averaged {dec:8.1-9.4} on a ten-point scale | how satisfied clients say they are",
-        "!Client defection | {org} is moving its work to a rival firm in {month:2027-2027} | whether a client is about to leave",
-        "!Press inquiry | A reporter in {city} asked on {date} about the dispute | whether the press is asking about the dispute",
-        "!Partner poaching offer | A rival offered {person} a guaranteed {usd:2M-6M} | whether a rival is trying to hire away a partner",
+        "Pricing Director / Legal Finance Manager / Billing Manager",
+        "legal_pricing billing_operations",
+        "price the work sensibly / get paid / protect realisation",
+        holds="matters clients",
+        needs="firm deals litigation",
     ),
     role(
-        "Legal Operations Director / Head of Pricing and Matter Management",
         "B",
-        "legal_operations pricing_strategy",
-        "make sure the work is priced and run sensibly",
-        "Matter budget variance | Matters ran {pct:6.0-21.0} over budget on average | how far matters overrun their budgets",
-        "Alternative fee revenue | Alternative fee deals produced {usd:20M-140M} | how much revenue comes from non-hourly deals",
-        "Blended billing rate | The blended billing rate is {usd:540-980} an hour | what the firm charges per hour on average",
-        "Active matter count | The firm manages {num:2100-8800} active matters | how many active matters the firm has",
-        "!Client discount demand | The largest client demands a {pct:8.0-18.0} discount | what discount a big client is demanding",
-        "!Fixed fee loss | The fixed-fee deal with {org} lost {usd:400k-3M} | whether a fixed-fee arrangement lost money",
-        "!Planned rate increase | Billing rates rise {pct:5.1-9.8} from {month:2027-2027} | whether billing rates will rise",
-    ),
-    role(
-        "Professional Liability Broker / Insurance and Risk Advisor",
-        "B",
-        "professional_liability insurance_advisory",
-        "keep the firm properly insured at a sensible price",
-        "Renewal premium quote | The renewal premium quote is {usd:1.2M-6.8M} | what the insurance renewal will cost",
-        "Higher deductible option | The higher deductible option is {usd:500k-3M} | what larger self-paid amount is on offer",
-        "Carrier capacity | Carriers offered {usd:30M-160M} of capacity | how much coverage insurers will provide",
-        "Policy renewal date | The policy renews on {date} | when the insurance renews",
-        "!Paid claims history | The firm has paid {usd:2M-14M} in claims in recent years | how much the firm has paid out in claims",
-        "!Lead carrier exit | Lead carrier {org} may not renew | whether the main insurer may drop the firm",
-        "!Proposed exclusion | The carrier proposed exclusion {code:EXC} for cyber losses | whether new coverage exclusions are coming",
+        "Recruiting Director / Professional Development Manager / Human Resources Director",
+        "legal_recruiting professional_development human_resources_director",
+        "understand what the plan means for our lawyers / hire well / keep talent",
+        holds="people deals",
+        needs="firm matters clients",
     ),
 ]

@@ -5,6 +5,14 @@ Cluster A is the plant floor, cluster B the business and support functions.
 
 from scenarios.generate.banks import role
 
+UNITS = """
+north plant / south plant / stamping plant / assembly plant / paint shop / machining cell /
+foundry / molding line / packaging line / distribution center / tool room / warehouse /
+second shift / third shift / mexico plant / ohio plant / poland plant / battery line /
+weld shop / test lab / finishing area / press shop / electronics line / heat treat area /
+receiving dock
+"""
+
 # Endings for generated organisation names ({org}) in this sector.
 ORG_TAILS = [
     "Industries",
@@ -48,187 +56,162 @@ DECISIONS = [
     ("AB", "lift the overtime ban at the assembly plant"),
 ]
 
+TOPICS = {
+    "output": """
+        count 1200-9800 | units shipped | finished goods out the door
+        rate 55.0-89.9 | equipment effectiveness | how well the machines run
+        count 110-900 | downtime hours | idle line time
+        rate 70.0-98.9 | schedule attainment | hitting the build plan
+        !finding | capacity study | what the lines can really do
+        date | line changeover | the retooling
+    """,
+    "quality": """
+        rate 0.2-4.9 | scrap | wasted material
+        count 110-900 | customer returns | products sent back
+        rate 80.0-99.5 | first-pass yield | parts right first time
+        !finding | recall risk | a possible recall
+        !finding | falsified inspection | doctored test records
+        !people | quality escape | a defect that reached a customer
+        date | certification audit | the quality audit
+    """,
+    "supply": """
+        cost 1M-40M | raw materials | material purchases
+        count 110-900 | late shipments | supplier delays
+        rate 60.0-97.9 | supplier on-time delivery | suppliers keeping dates
+        count 120-700 | parts on allocation | rationed components
+        !offer 1M-30M | resupply contract | a supplier's new price
+        !finding | supplier insolvency | a supplier in trouble
+        date | contract renewal | the supplier renewal
+    """,
+    "safety": """
+        rate 0.5-4.9 | recordable injury | workplace injuries
+        count 110-600 | near misses | close calls
+        !finding | machine guarding | unguarded machines
+        !people | serious injury | a badly hurt worker
+        rate 70.0-98.9 | safety training | completed safety courses
+        date | safety inspection | the inspector's visit
+    """,
+    "cost": """
+        cost 500k-9M | overtime | extra-hours pay
+        cost 1M-20M | energy | power and gas
+        rate 1.0-9.9 | cost variance | spending off plan
+        cost 2M-40M | inventory | stock on hand
+        !offer 2M-60M | automation | a robot integrator's quote
+        date | budget lock | the cost plan deadline
+    """,
+    "workforce": """
+        rate 5.0-29.9 | absenteeism | workers not showing up
+        count 110-640 | open positions | unfilled jobs
+        rate 10.0-39.9 | temp labour | agency workers
+        !people | union steward | a union dispute
+        !count 110-480 | planned layoffs | possible job cuts
+        date | contract talks | the bargaining round
+    """,
+    "customers": """
+        cost 5M-90M | order backlog | unfilled orders
+        rate 80.0-99.5 | on-time shipment | deliveries on time
+        count 110-900 | engineering change requests | customer design changes
+        !offer 2M-60M | volume deal | a customer's price demand
+        !people | customer escalation | an angry buyer
+        date | launch | the new model start
+    """,
+}
+
 ROLES = [
     role(
-        "Plant Manager / Site Operations Director",
         "A",
-        "plant_operations site_operations",
-        "keep the plant safe, productive and on plan",
-        "Overall equipment effectiveness | Overall equipment effectiveness is {pct:58.0-79.0} this quarter | how effectively the equipment is being used",
-        "Daily output | The plant builds {num:1100-6800} units a day | how much the plant produces each day",
-        "Unplanned downtime | Breakdowns cost {dec:140.5-620.5} line hours last month | how much production time was lost to failures",
-        "Shift staffing | The plant runs with {num:210-860} hourly workers per shift | how many people work each shift",
-        "!Near-miss cluster | A run of near misses has been logged at the press line since {date} | whether there has been a run of close calls",
-        "!Capacity ceiling | The plant cannot exceed {num:7200-9400} units a day without a new line | how much more the plant can produce",
-        "!Closure study | Corporate is studying closing the plant as {project} | whether the plant is being considered for closure",
+        "Plant Manager / Production Supervisor / Operations Manager",
+        "plant_operations production_floor",
+        "run the plant through the change / hit the production plan / protect output",
+        holds="output cost",
+        needs="supply workforce quality",
     ),
     role(
-        "Quality Director / Quality Assurance Manager",
         "A",
-        "quality_assurance quality_systems",
-        "keep bad parts away from customers",
-        "Defect rate | Defects run at {num:140-980} parts per million | how many defective parts reach the end of the line",
-        "Customer returns | Customers returned {num:1100-5600} units last quarter | how many products customers sent back",
-        "Scrap cost | Scrap cost {usd:400k-3.2M} last quarter | how much material was thrown away",
-        "Customer audit date | The customer audit is scheduled for {date} | when the customer's auditors arrive",
-        "!Warranty claim trend | Warranty claims for the part rose {pct:18.0-64.0} since {month:2026-2026} | whether failures in the field are rising",
-        "!Out-of-tolerance deviation | Deviation {code:DEV} let parts ship outside tolerance | whether parts shipped out of spec under a waiver",
-        "!Falsified certificates | Supplier {org} submitted test certificates that do not match its lab data | whether a supplier faked test results",
+        "Quality Manager / Quality Engineer / Inspection Supervisor",
+        "quality_assurance quality_engineering inspection_supervisor",
+        "keep quality under control / protect the customer from defects / judge the quality risk",
+        holds="quality workforce",
+        needs="output supply safety",
     ),
     role(
-        "Manufacturing Engineering Manager / Process Engineering Lead",
         "A",
+        "Maintenance Manager / Reliability Engineer / Maintenance Planner",
+        "maintenance_reliability equipment_maintenance",
+        "keep the machines running / plan maintenance / judge equipment risk",
+        holds="output safety",
+        needs="cost supply workforce",
+    ),
+    role(
+        "A",
+        "Safety Manager / Environmental Health Officer / Safety Coordinator",
+        "safety_management environmental_health",
+        "keep people safe / keep us within safety law / judge the safety risk",
+        holds="safety customers",
+        needs="output workforce quality",
+    ),
+    role(
+        "A",
+        "Manufacturing Engineer / Process Engineer / Industrial Engineer",
         "manufacturing_engineering process_engineering",
-        "make the process capable of what we are asking",
-        "Bottleneck cycle time | Cycle time on the bottleneck cell is {dec:42.5-96.5} seconds | how long each part takes at the slowest station",
-        "New tooling cost | New tooling would cost {usd:800k-6.4M} | what new tools and dies would cost",
-        "Changeover time | Changeovers take {dec:38.5-94.5} minutes | how long it takes to switch the line between products",
-        "Line qualification date | Line qualification would finish on {date} | when the line could be approved for production",
-        "!Cracking die | Die {code:DIE} is cracking {pct:30.0-60.0} earlier than rated | whether a key tool is failing early",
-        "!Undisclosed design fix | Engineering change {code:ECN} fixes a flaw not yet disclosed to the customer | whether engineering is quietly correcting a design flaw",
-        "!Robotic cell quote | {org} quoted {usd:1.1M-7.8M} for a robotic cell | what an automation supplier quoted",
+        "make the process work / improve the lines / judge the engineering effort",
+        holds="output quality",
+        needs="cost customers supply",
     ),
     role(
-        "Maintenance Manager / Reliability Engineer",
         "A",
-        "maintenance_planning equipment_reliability",
-        "keep the equipment running",
-        "Open work orders | {num:140-860} maintenance work orders are open | how much maintenance work is waiting",
-        "Press failure interval | Press failures occur every {dec:120.5-480.5} running hours | how often the presses break down",
-        "Critical spares | Critical spares on hand are worth {usd:600k-4.2M} | how much critical spare inventory is on hand",
-        "Planned shutdown | The next planned shutdown starts on {date} | when the equipment will next be taken down on purpose",
-        "!Crane inspection failure | The overhead crane failed inspection {code:CRN} | whether lifting equipment failed inspection",
-        "!Deferred press rebuild | A cracked press frame was welded in place pending a {usd:900k-5M} rebuild | whether a serious repair is being put off",
-        "!Technician retirements | Several senior maintenance technicians retire by {month:2027-2027} | how many maintenance staff are about to retire",
+        "Production Scheduler / Materials Planner / Master Scheduler",
+        "production_scheduling materials_planning",
+        "build the schedule / keep materials flowing / balance the lines",
+        holds="supply output",
+        needs="customers workforce quality",
     ),
     role(
-        "Environmental Health and Safety Manager / Plant Safety Director",
-        "A",
-        "environmental_compliance workplace_safety",
-        "protect workers and keep the plant within its permits",
-        "Recordable injury rate | The recordable injury rate is {dec:1.1-4.8} | how often workers are injured",
-        "Air permit headroom | Emissions are at {pct:71.0-96.0} of the air permit limit | how close the plant is to its emissions limit",
-        "Hazardous waste volume | The plant shipped {num:110-640} tons of hazardous waste | how much hazardous waste the plant produces",
-        "Safety training completion | {pct:82.0-99.0} of workers completed safety training | how many workers are trained on safety",
-        "!Regulator citation | The safety agency issued citation {code:OSHA} after the {date} inspection | whether regulators cited the plant",
-        "!Unreported spill | A coolant spill on {date} was not reported to the state | whether an environmental release went unreported",
-        "!Guard bypass | A guard bypass on the press was found in investigation {code:INV} | whether a machine guard was being bypassed",
-    ),
-    role(
-        "Supply Chain Director / Materials Planning Manager",
-        "A",
-        "supply_chain materials_planning",
-        "keep materials flowing to the lines",
-        "Supplier on-time delivery | Suppliers delivered {pct:72.0-94.0} of orders on time | how reliably suppliers deliver",
-        "Raw material cover | The plant holds {dec:18.5-46.5} days of raw material | how much raw material is on hand",
-        "Resin lead time | Resin lead times are {dec:8.5-22.5} weeks | how long it takes to get key materials",
-        "Inbound freight cost | Inbound freight cost {usd:1.2M-8.4M} last quarter | how much inbound shipping costs",
-        "!Supplier allocation | {org} put us on allocation at {pct:60.0-85.0} of forecast | whether a supplier is rationing what it ships",
-        "!Stuck containers | {num:110-480} containers are stuck at the port in {city} | whether shipments are stuck at a port",
-        "!No alternate source | Microcontroller {code:MCU} has no qualified alternate | whether a key part has no backup source",
-    ),
-    role(
-        "Production Supervisor / Assembly Line Lead",
-        "A",
-        "production_floor assembly_line",
-        "keep the line running with the crew I have",
-        "Line speed | The assembly line runs at {dec:42.5-88.5} units an hour | how fast the line runs",
-        "Absenteeism | Absenteeism averaged {pct:4.1-11.8} last month | how often workers miss shifts",
-        "First-pass yield | First-pass yield is {pct:88.0-97.9} | how many units pass inspection the first time",
-        "Line overtime | Overtime reached {num:1100-6400} hours last month | how much extra time the line has worked",
-        "!Transfer requests | Operators began requesting transfers after the schedule change on {date} | whether the crew is unhappy with the schedule",
-        "!Skipped torque checks | Operators skipped torque checks on {num:110-480} units in {month:2026-2026} | whether required checks were skipped",
-        "!Forced overtime grievance | The union steward filed grievance {code:GRV} over forced overtime | whether the union has formally complained",
-    ),
-    role(
-        "Plant Controller / Finance Business Partner",
         "B",
+        "Supply Chain Manager / Purchasing Manager / Supplier Development Engineer",
+        "supply_chain purchasing_office",
+        "secure the materials / keep suppliers reliable / get good prices",
+        holds="supply workforce",
+        needs="cost quality customers",
+    ),
+    role(
+        "B",
+        "Plant Controller / Cost Accountant / Finance Manager",
         "plant_finance cost_accounting",
-        "make sure the numbers hold up",
-        "Standard unit cost | Standard cost is {usd:14.5-186} per unit | what each unit costs to make",
-        "Capital request | The project needs {usd:4M-38M} of capital | how much capital the project needs",
-        "Payback period | Payback is {dec:2.1-5.8} years | how long the investment takes to pay back",
-        "Material cost variance | Material costs ran {usd:600k-4.8M} over standard | how far material costs overran",
-        "!Margin erosion | The product line's margin fell to {pct:4.1-9.8} | how thin the product line's margin has become",
-        "!Possible impairment | Auditors may require a {usd:8M-60M} impairment on the plant | whether the plant's value may be written down",
-        "!Off-books rebate | A {pct:2.1-4.5} volume rebate from {org} is kept off the plant's books | whether a supplier rebate is kept off the plant's books",
+        "make the numbers work / control costs / judge whether the plan pays",
+        holds="cost quality",
+        needs="output supply workforce",
     ),
     role(
-        "Sales Director / Key Account Manager",
         "B",
-        "sales_strategy key_accounts",
-        "keep customers buying at good prices",
-        "Order backlog | The order backlog stands at {usd:40M-260M} | how much ordered work is waiting",
-        "Largest customer revenue | The largest customer buys {usd:30M-180M} a year | how much the biggest customer buys",
-        "Price increase acceptance | Customers accepted {pct:38.0-72.0} of the last price increase | how much of the last price rise stuck",
-        "Quote win rate | The team wins {pct:22.0-41.0} of quotes | how often the team wins quotes",
-        "!Late delivery penalties | Late deliveries could trigger {usd:400k-3.6M} in penalties | how much late delivery could cost",
-        "!Customer second source | {org} is qualifying a second supplier by {month:2027-2027} | whether a big customer is lining up another supplier",
-        "!Unapproved distributor discount | A {pct:6.0-14.0} discount was promised to a distributor without approval | whether an unapproved price cut was promised",
+        "Human Resources Manager / Labor Relations Manager / Workforce Planner",
+        "human_resources labor_relations workforce_planner",
+        "understand what the plan means for workers / keep labour relations calm / staff the lines",
+        holds="workforce quality",
+        needs="safety output cost",
     ),
     role(
-        "Human Resources Manager / Labor Relations Director",
         "B",
-        "human_resources labor_relations",
-        "keep the workforce stable and the union relationship workable",
-        "Hourly turnover | Hourly turnover reached {pct:24.0-48.0} last year | how often hourly workers quit",
-        "Open hourly positions | {num:110-380} hourly positions are open | how many plant jobs are open",
-        "Average hourly wage | The average hourly wage is {usd:21.5-34.5} | what hourly workers are paid",
-        "Union contract expiry | The union contract expires on {date} | when the labour agreement ends",
-        "!Strike fund | The union's strike fund reportedly holds {usd:2M-12M} | whether the union is ready for a strike",
-        "!Draft job cuts | A draft plan cuts {num:110-420} jobs in {month:2027-2027} | whether job cuts are planned",
-        "!Supervisor investigation | An investigation into a supervisor opened on {date} | whether a supervisor is under investigation",
+        "Sales Manager / Key Account Manager / Customer Service Manager",
+        "customer_sales account_management",
+        "keep customers supplied / protect the order book / speak for the customer",
+        holds="customers safety",
+        needs="output quality supply",
     ),
     role(
-        "Strategic Sourcing Manager / Purchasing Director",
         "B",
-        "strategic_sourcing purchasing_contracts",
-        "get the materials we need at the right price",
-        "Purchased material spend | Purchased materials total {usd:80M-620M} a year | how much the company spends on materials",
-        "Supplier increase requests | Suppliers requested increases averaging {pct:3.1-9.8} | how much suppliers want to raise prices",
-        "Steel contract renewal | The main steel contract renews on {date} at {eur:610-890} per tonne | when and at what price the key material contract renews",
-        "Sourcing savings target | The sourcing savings target is {usd:4M-28M} | how much the buyers must save",
-        "!Rival supplier quote | {org} quoted {pct:8.0-19.0} below the incumbent | what a competing vendor has offered on price",
-        "!Subcontractor audit failure | Supplier audit {code:SA} found forced labor risk at a subcontractor | whether a supplier audit found serious problems",
-        "!Early termination cost | Ending the contract early costs {usd:800k-4.4M} | what it would cost to end the contract early",
+        "Logistics Manager / Warehouse Manager / Distribution Supervisor",
+        "logistics_operations warehouse_management distribution_supervisor",
+        "get products out on time / keep the warehouse working / control freight",
+        holds="supply customers",
+        needs="output cost workforce",
     ),
     role(
-        "OT Security Engineer / Manufacturing IT Director",
         "B",
-        "ot_security manufacturing_it",
-        "keep plant systems running and secure",
-        "Unsupported controllers | {num:110-480} controllers run unsupported firmware | how many machine controllers are out of support",
-        "Network segmentation | {pct:41.0-78.0} of plant networks are separated from office IT | how well the plant network is walled off from the office network",
-        "Execution system quote | The execution system rollout is quoted at {usd:2M-14M} | what the new plant software would cost",
-        "IT-caused downtime | IT outages stopped the lines for {dec:6.5-38.5} hours this year | how much production IT problems have stopped",
-        "!Blocked ransomware | Ransomware was blocked on a line computer on {date} | whether there was a recent attack on plant systems",
-        "!Vendor remote access | Vendor {org} has always-on remote access to the presses | whether an outside vendor has unchecked access",
-        "!Unpatched historian | Data historian {code:HIS} has an unpatched critical flaw | whether a plant server has a known security hole",
-    ),
-    role(
-        "Regulatory Affairs Manager / Product Compliance Lead",
-        "B",
-        "regulatory_affairs product_compliance",
-        "keep our products legal to sell",
-        "Certification timeline | Certification would take until {month:2027-2028} | how long certification would take",
-        "Third-party testing cost | Third-party testing costs {usd:180k-1.2M} | what outside testing costs",
-        "Open compliance actions | Open compliance actions are tracked in register {code:CMP} | how much compliance work is outstanding",
-        "Approval expiry | Current product approvals expire on {date} | when current approvals lapse",
-        "!Reportable defect | Counsel believes defect {code:DEF} must be reported to regulators | whether a defect must be reported to authorities",
-        "!Recall cost estimate | A recall would cost {usd:4M-38M} | how much a recall would cost",
-        "!Customs hold | Customs held {num:110-640} units at the border in {month:2026-2026} | whether shipments are being held at customs",
-    ),
-    role(
-        "Logistics Manager / Distribution Center Director",
-        "B",
-        "logistics_network distribution_center",
-        "get finished goods to customers on time",
-        "Warehouse utilization | The warehouse is {pct:78.0-97.0} full | how full the warehouse is",
-        "Outbound orders | The center ships {num:1100-6400} orders a day | how many orders go out each day",
-        "Truckload rate | Truckload rates average {usd:2.10-3.85} per mile | what trucking costs per mile",
-        "Warehouse lease expiry | The warehouse lease expires on {date} | when the warehouse lease ends",
-        "!Missed pickups | {org} missed {pct:12.0-28.0} of pickups last month | whether a trucking partner is failing",
-        "!Missing inventory | A count found {usd:400k-3.2M} of missing inventory | whether inventory has gone missing",
-        "!Forklift accident | A forklift struck a worker on {date}, case {code:FK} | whether there was a serious warehouse accident",
+        "Environmental Compliance Manager / Sustainability Manager / Regulatory Specialist",
+        "environmental_compliance sustainability_program regulatory_specialist",
+        "keep the plant within its permits / cut emissions / judge regulatory risk",
+        holds="safety cost",
+        needs="output supply quality",
     ),
 ]

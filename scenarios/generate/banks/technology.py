@@ -2,6 +2,14 @@
 
 from scenarios.generate.banks import role
 
+UNITS = """
+platform team / payments team / mobile team / data platform / search team / identity team /
+checkout team / billing service / growth team / infrastructure group / edge network /
+storage cluster / eu region / us east region / asia region / enterprise tier / consumer app /
+developer portal / analytics group / support organisation / partner integrations /
+messaging service / media pipeline / recommendations team / trust and safety team
+"""
+
 # Endings for generated organisation names ({org}) in this sector.
 ORG_TAILS = [
     "Labs",
@@ -46,187 +54,180 @@ DECISIONS = [
     ("AB", "spin out the {hardware|devices} division into a separate company"),
 ]
 
+TOPICS = {
+    "reliability": """
+        rate 99.10-99.98 | service availability | uptime
+        count 110-940 | paging incidents | on-call pages
+        rate 0.2-4.9 | error budget burn | spent reliability budget
+        count 120-900 | open alerts | unresolved alarms
+        !finding | outage postmortem | the last big outage
+        !people | on-call burnout | an exhausted engineer
+        date | failover drill | the next failover test
+    """,
+    "security": """
+        count 110-780 | unpatched vulnerabilities | open security holes
+        rate 60.0-96.9 | multi-factor enrolment | two-step sign-in adoption
+        !finding | credential leak | exposed passwords
+        !finding | penetration test | the hackers-for-hire results
+        !people | insider access | a suspicious insider
+        cost 200k-3M | bug bounty | paid security research
+        date | certification audit | the security audit visit
+    """,
+    "cloud": """
+        cost 1M-30M | cloud compute | server rental
+        rate 20.0-69.9 | reserved capacity coverage | prepaid capacity
+        count 1200-9800 | idle instances | wasted machines
+        !offer 2M-40M | committed spend discount | a cloud provider's deal
+        cost 300k-6M | data egress | moving data out
+        date | region migration | the move to a new region
+    """,
+    "delivery": """
+        count 140-980 | open tickets | unfinished work items
+        rate 40.0-89.9 | sprint commitment | promises kept per sprint
+        count 110-600 | deploys | releases shipped
+        rate 5.0-29.9 | change failure | releases that broke things
+        date | feature freeze | the code freeze
+        !people | tech lead departure | a lead engineer leaving
+        cost 500k-8M | contractor engineering | outside developers
+    """,
+    "customers": """
+        rate 1.0-9.9 | monthly churn | customers leaving
+        count 1100-9800 | support tickets | customer complaints
+        rate 20.0-79.9 | net promoter | customer goodwill
+        cost 2M-40M | annual recurring revenue | subscription income
+        !offer 500k-9M | enterprise renewal | a big client's renewal demands
+        !count 110-900 | escalated accounts | angry key clients
+        date | pricing change | the new price list
+    """,
+    "product": """
+        rate 10.0-59.9 | feature adoption | uptake of new features
+        count 1200-9600 | beta sign-ups | early testers
+        rate 30.0-79.9 | trial conversion | trials turning paid
+        count 110-900 | feature requests | customer wishes
+        !finding | accessibility | barriers for disabled users
+        date | launch | the public release
+    """,
+    "privacy": """
+        count 110-990 | data subject requests | people asking for their data
+        rate 50.0-98.9 | consent capture | recorded user consent
+        !finding | data retention | data kept too long
+        !offer 300k-5M | data sharing | a partner wanting our data
+        !people | regulator inquiry | a regulator's questions
+        date | privacy assessment | the privacy review
+    """,
+    "people": """
+        rate 8.0-29.9 | engineer attrition | engineers quitting
+        count 110-640 | open engineering roles | unfilled engineering jobs
+        cost 1M-12M | hiring | recruiting money
+        !offer 400k-4M | retention grant | stock to keep staff
+        !count 110-480 | planned reductions | possible layoffs
+        date | reorganisation | the team shake-up
+    """,
+}
+
 ROLES = [
     role(
-        "Site Reliability Engineering Manager / Head of Reliability",
         "A",
-        "site_reliability reliability_engineering",
-        "keep the platform up while this happens",
-        "Core API availability | Core API availability was {pct:99.10-99.97} last quarter | how available the main service has been recently",
-        "High-severity incidents | {int:12-48} high-severity incidents were logged this half, the worst being {code:INC} | how often serious outages have hit",
-        "Mean time to recovery | Mean time to recover from major incidents is {dec:38.5-96.5} minutes | how quickly the team restores service after a major outage",
-        "On-call paging load | Engineers averaged {dec:4.2-11.8} pages per on-call week in {month:2026-2026} | how heavily on-call engineers are being paged",
-        "!Error budget breach | The checkout service burned {pct:140-260} of its error budget in {month:2026-2026} | whether a critical service has blown through its reliability allowance",
-        "!Unreported outage | A {dec:2.5-7.5}-hour data sync outage on {date} never reached the status page | whether an outage was kept off the public status page",
-        "!Key engineer resignation | Staff engineer {person} resigned and leaves on {date} | whether a critical reliability engineer is leaving",
+        "Site Reliability Engineer / Reliability Engineering Manager / Production Operations Lead",
+        "site_reliability production_operations",
+        "keep the service up through the change / protect uptime / judge the operational risk",
+        holds="reliability cloud",
+        needs="delivery security product",
     ),
     role(
-        "Chief Information Security Officer / Head of Security Engineering",
         "A",
-        "information_security security_engineering",
-        "keep the company and its customers secure",
-        "Open critical vulnerabilities | {int:6-29} critical vulnerabilities are open, the oldest tracked as {code:VULN} | how many serious security holes remain unpatched",
-        "Penetration test date | The annual external penetration test is booked for {date} | when the next outside security test happens",
-        "Security tooling spend | Security tooling costs {usd:900k-4M} a year | how much goes to security products",
-        "Phishing click rate | Staff clicked {pct:2.1-9.8} of simulated phishing emails in the last campaign | how often employees fall for fake emails",
-        "!Breach investigation | Forensics firm {org} is investigating suspicious access under matter {code:IR} | whether outside forensic experts are looking into suspicious access",
-        "!Quiet bounty payout | A researcher was paid {usd:25k-140k} for an unpublished account takeover flaw | whether a serious flaw was quietly paid off",
-        "!Access review exception | The last security audit logged exception {code:AUD} on access reviews | what the auditors flagged about access controls",
+        "Security Engineer / Security Operations Manager / Application Security Lead",
+        "security_operations application_security",
+        "keep the platform secure / judge the security risk of the plan / close security gaps first",
+        holds="security reliability",
+        needs="cloud delivery privacy",
     ),
     role(
-        "VP of Engineering / Director of Platform Engineering",
         "A",
-        "engineering_capacity platform_engineering",
-        "staff and deliver the work",
-        "Engineering headcount | Engineering has {num:180-720} engineers, {int:12-45} of them contractors | how large the engineering organisation is",
-        "Unallocated capacity | Only {pct:18.0-35.0} of next quarter's capacity is unallocated | how much engineering time is still free next quarter",
-        "Migration effort estimate | The work is estimated at {num:1400-5200} engineer-days | how much engineering effort the move would take",
-        "Deploy frequency | Teams shipped {num:120-460} production deploys last month | how often code reaches production",
-        "!Senior engineer attrition | {pct:12.0-24.0} of senior engineers left in the last half, per internal data | how many experienced engineers have been leaving",
-        "!Reorganization draft | A draft reorganization merges the platform teams effective {date} | whether a restructuring of the teams is planned",
-        "!Slipped milestone | The {project} milestone slipped {int:5-11} weeks, not yet disclosed to sales | whether a major delivery is running late",
+        "Cloud Architect / Infrastructure Manager / Cloud Operations Engineer",
+        "cloud_infrastructure infrastructure_costs",
+        "keep the infrastructure sound and affordable / size the platform for the plan / control cloud costs",
+        holds="cloud product",
+        needs="reliability customers delivery",
     ),
     role(
-        "Data Platform Lead / Head of Data Engineering",
         "A",
-        "data_platform data_engineering",
-        "keep the data flowing and trustworthy",
-        "Warehouse footprint | The warehouse holds {dec:1.2-9.8} petabytes across {num:2100-9800} tables | how much data the warehouse holds",
-        "Pipeline failure rate | {pct:1.5-6.9} of nightly pipeline runs failed last month | how often the data jobs fail",
-        "Analytics query cost | Analytics queries cost {usd:80k-420k} a month | how much the company pays to run analytics queries",
-        "Dashboard freshness | Core dashboards lag source systems by {dec:2.5-9.5} hours | how stale the reporting data is",
-        "!Retention policy gap | {num:140-900} tables hold personal data past the retention limit | whether personal data is being kept longer than allowed",
-        "!Unsigned data transfer | Raw event logs go to {org} without a signed data agreement | whether data is going to a partner without paperwork",
-        "!Bookings dashboard bug | Bug {code:DATA} overstated bookings by {pct:2.0-7.9} for a quarter | whether a reporting error inflated key numbers",
+        "Engineering Manager / Software Development Director / Staff Software Engineer",
+        "software_engineering development_delivery",
+        "deliver the plan without breaking things / keep delivery on schedule / protect the engineering team",
+        holds="delivery security",
+        needs="reliability people product",
     ),
     role(
-        "Product Manager / Group Product Manager",
         "A",
+        "Product Manager / Product Director / Product Owner",
         "product_management product_roadmap",
-        "decide what the product should do next",
-        "Weekly active users | The product has {num:42000-390000} weekly active users | how many people use the product each week",
-        "New workflow adoption | Only {pct:8.0-26.0} of accounts used the new workflow in its first month | how widely the latest feature was picked up",
-        "Cancellation reasons | Exit surveys cite missing integrations in {pct:28.0-51.0} of cancellations | why customers say they cancel",
-        "Beta tester rating | The beta averaged {dec:6.1-8.8} on a ten-point scale from {num:110-640} testers | how beta testers rated the new release",
-        "!Rival pricing tip | A former {org} employee described their unreleased pricing change | whether we have inside knowledge of a rival's plans",
-        "!Internal launch date | The launch quietly moved to {date}, not yet in customer messaging | whether the release date has quietly moved",
-        "!Customer walkout threat | Account {code:ACCT} worth {usd:400k-2M} a year threatened to leave without the feature | whether a major customer has threatened to walk",
+        "decide what the product needs / protect the roadmap / make the launch succeed",
+        holds="product reliability",
+        needs="customers delivery privacy",
     ),
     role(
-        "Machine Learning Engineering Lead / Head of Applied Science",
         "A",
-        "machine_learning applied_science",
-        "ship the AI features responsibly",
-        "Model evaluation score | The production model scores {pct:84.0-95.9} on the held-out evaluation set | how well the current model performs",
-        "Inference cost | Serving costs {usd:0.8-4.9} per thousand requests | how much each batch of model requests costs to serve",
-        "Reserved GPU capacity | The team holds {int:64-480} reserved GPUs through {month:2027-2028} | how much reserved compute the team has",
-        "Retraining time | A full retraining run takes {dec:18.5-96.5} hours | how long it takes to rebuild the model from scratch",
-        "!Bias audit finding | Internal audit {code:RAI} found error rates {pct:1.5-4.5} higher for older users | whether the model treats some users worse",
-        "!Training data license | {pct:12.0-31.0} of the training corpus came from a source with unclear license terms | whether some training data may not be properly licensed",
-        "!Model vendor quote | {org} quoted {usd:1.2M-6M} a year for an exclusive model license | what an outside model provider has offered",
+        "Data Engineer / Data Platform Manager / Analytics Engineering Lead",
+        "data_platform data_engineering",
+        "keep the data flowing through the change / judge what the plan does to our data / keep reports trustworthy",
+        holds="cloud privacy",
+        needs="product security reliability",
     ),
     role(
-        "Head of IT Operations / Director of Corporate IT",
-        "A",
-        "it_operations corporate_it",
-        "keep the company's internal systems running",
-        "Laptop fleet age | {pct:22.0-41.0} of the {num:1200-4800} laptops are past their refresh date | how old the company's computers are",
-        "Software subscription count | The company pays for {num:140-310} cloud software applications | how many software subscriptions the company holds",
-        "IT ticket resolution time | Internal IT tickets close in {dec:6.5-19.5} hours on average | how quickly employee IT requests are resolved",
-        "Identity provider renewal | The identity provider contract renews on {date} at {usd:180k-640k} | when and at what price the sign-in service renews",
-        "!Shadow IT scan | A scan found {num:110-420} unsanctioned apps holding company data | whether staff are using unapproved tools with company data",
-        "!Offboarding gap | Former employees still had active accounts in audit {code:IAM} | whether departed staff still have access",
-        "!Service desk outsourcing bid | {org} proposed running the service desk for {usd:1.1M-3.8M} a year | what an outsourcer has offered to take over IT support",
-    ),
-    role(
-        "Finance Director / VP of Financial Planning",
         "B",
-        "corporate_finance financial_planning",
-        "keep spending in line with the plan",
-        "Cash runway | Cash of {usd:80M-420M} covers {int:19-38} months of burn | how long the company can operate on its cash",
-        "Subscription gross margin | Subscription gross margin is {pct:68.0-82.9} this year | how profitable each subscription dollar is",
-        "Cloud hosting spend | Cloud infrastructure costs {usd:1.4M-7.8M} a month | how much the company spends on hosting",
-        "Annual recurring revenue | Annual recurring revenue stands at {usd:60M-480M} | how large the company's recurring revenue base is",
-        "!Board bookings target | The board set a confidential {usd:70M-520M} bookings target for next year | what bookings goal the board has set",
-        "!Fundraising talks | Term sheet talks with {org} value the company at {usd:1.2B-4.8B} | whether the company is raising money and at what valuation",
-        "!Revenue recognition query | Auditors questioned {usd:1.1M-6M} of recognized multi-year deals | whether recognised revenue could be restated",
+        "Customer Success Manager / Customer Support Director / Account Management Lead",
+        "customer_success customer_support account_management_lead",
+        "keep our customers happy / protect renewals / speak for the customers",
+        holds="customers security",
+        needs="reliability product delivery",
     ),
     role(
-        "Chief Revenue Officer / VP of Sales",
         "B",
-        "sales_pipeline revenue_operations",
-        "protect the sales number",
-        "Qualified pipeline | Qualified pipeline for next quarter totals {usd:12M-78M} | how much potential business is lined up",
-        "Competitive win rate | Competitive win rate fell to {pct:18.0-34.0} last quarter | how often the sales team beats competitors",
-        "Enterprise sales cycle | Enterprise deals take {dec:84.5-160.5} days to close | how long big deals take to close",
-        "Quota attainment | {pct:48.0-71.0} of account executives hit quota last year | how many sellers made their targets",
-        "!Discount exception | Deal {code:DEAL} closed at a {pct:38.0-55.0} discount outside policy | whether a deal was signed at an unapproved discount",
-        "!Top seller flight risk | Top seller {person} is negotiating with a competitor | whether a key salesperson might leave",
-        "!Slipping commits | {usd:3M-14M} of committed deals are at risk of slipping past quarter end | how much of the forecast is shaky",
+        "Finance Manager / Financial Planning Analyst / Finance Director",
+        "finance_planning financial_controls",
+        "make the numbers work / judge whether the plan pays off / protect the margin",
+        holds="people cloud",
+        needs="customers delivery product",
     ),
     role(
-        "General Counsel / Head of Legal",
         "B",
-        "legal_affairs corporate_counsel",
-        "keep the company's legal risk acceptable",
-        "Contract review queue | {num:110-380} customer contracts are waiting for legal review | how many customer contracts are stuck with the lawyers",
-        "Outside counsel spend | Outside counsel fees reached {usd:1.2M-6.4M} this year | how much the company pays outside lawyers",
-        "Standard liability cap | Standard contracts cap liability at {usd:1M-5M} | how much the company agrees to be liable for in a standard contract",
-        "Pending lawsuits | The largest pending lawsuit is case {code:CV}, with {int:3-12} others open | how many lawsuits the company is fighting",
-        "!Patent demand | Licensing firm {org} asserted a patent and demanded {usd:2M-15M} | whether someone is threatening a patent suit",
-        "!Regulator inquiry | A data protection authority opened inquiry {code:DPA} on {date} | whether a regulator is looking into the company",
-        "!Litigation reserve | Litigation reserves total {usd:1.5M-9M} | how much money is set aside for legal losses",
-    ),
-    role(
-        "Data Protection Officer / Privacy Program Manager",
-        "B",
+        "Privacy Counsel / Data Protection Officer / Privacy Program Manager",
         "data_protection privacy_program",
-        "keep customer data handled lawfully",
-        "Data subject requests | The team processed {num:1100-6400} deletion and access requests this year | how many people asked to see or delete their data",
-        "Open privacy assessments | Privacy assessments for {int:8-31} projects are due by {date} | how much privacy review work is pending",
-        "Data residency commitments | {pct:18.0-42.0} of enterprise contracts require in-region data storage | how many customers require their data to stay in their region",
-        "Cookie consent rate | Visitors accept analytics cookies {pct:41.0-73.0} of the time | how often website visitors agree to tracking",
-        "!Misrouted export | A misrouted export on {date} exposed {num:140-2400} customer records | whether a data exposure has not been reported",
-        "!Processor misuse | {org} was found reusing customer data to train its own models | whether a data processor broke its terms",
-        "!Regulator reply deadline | A reply to complaint {code:PRIV} is due on {date} | when a privacy regulator expects an answer",
+        "keep us compliant with privacy law / protect user data / avoid regulatory trouble",
+        holds="privacy delivery",
+        needs="security product cloud",
     ),
     role(
-        "Customer Success Director / VP of Customer Experience",
         "B",
-        "customer_success customer_experience",
-        "keep customers happy and renewing",
-        "Net revenue retention | Net revenue retention is {pct:98.0-124.0} for the trailing year | how much revenue existing customers bring back year over year",
-        "Support ticket volume | Support handled {num:8200-41000} tickets last month | how many support requests come in",
-        "Support satisfaction | Post-ticket satisfaction averaged {dec:3.6-4.8} on a five-point scale in {month:2026-2026} | how satisfied customers are after getting help",
-        "Upcoming renewals | {usd:9M-48M} of contracts come up for renewal next quarter | how much business is up for renewal soon",
-        "!At-risk accounts | Accounts worth {usd:3M-19M} are flagged at risk of churn | how much business is at risk of leaving",
-        "!Largest customer escalation | {org} sent a formal escalation on {date} threatening termination | whether the biggest customer is threatening to leave",
-        "!Service credit liability | Missed uptime commitments owe customers {usd:180k-960k} in credits | how much the company owes customers for missed service levels",
+        "People Partner / Talent Acquisition Manager / Human Resources Director",
+        "people_operations talent_acquisition human_resources_director",
+        "understand what the plan means for staff / hire the people we need / keep good engineers",
+        holds="people product",
+        needs="delivery customers reliability",
     ),
     role(
-        "Procurement Manager / Head of Strategic Sourcing",
         "B",
-        "vendor_procurement strategic_sourcing",
-        "get the best terms from our suppliers",
-        "Cloud commitment | The current cloud commitment is {usd:18M-96M} over a term ending {month:2027-2028} | how large our cloud spending commitment is",
-        "Active vendor count | The company manages {num:210-780} active vendors | how many suppliers the company deals with",
-        "Software renewals due | {usd:2M-11M} of software renewals fall in the next quarter | how much software spending comes up for renewal soon",
-        "Negotiated savings | Negotiations saved {usd:900k-4.6M} this fiscal year | how much money negotiations have saved",
-        "!Competing supplier bid | {org} offered {pct:14.0-31.0} below the incumbent's price | what a rival supplier has bid",
-        "!Incumbent risk rating | The incumbent vendor is rated high risk in review {code:TPR} | how risky the current supplier looks on paper",
-        "!Early exit fee | Ending the current agreement early costs {usd:400k-3.2M} | what it would cost to leave the current agreement",
+        "Sales Director / Enterprise Account Executive / Revenue Operations Manager",
+        "enterprise_sales revenue_operations",
+        "close the deals the plan depends on / protect revenue / keep big clients on side",
+        holds="customers delivery",
+        needs="product reliability privacy",
     ),
     role(
-        "Head of People / HR Business Partner",
         "B",
-        "people_team hr_partnership",
-        "understand what this means for our people",
-        "Voluntary attrition | Voluntary attrition is {pct:9.0-19.0} over the last year | how many employees choose to leave",
-        "Offer acceptance rate | Candidates accepted {pct:62.0-88.0} of offers last quarter | how often job offers are accepted",
-        "Engagement survey result | The engagement survey scored {int:58-79} with {pct:71.0-92.0} participation | how engaged employees say they are",
-        "Hiring plan | The plan adds {num:110-460} hires next year | how many people the company plans to hire",
-        "!Draft reduction list | A draft reduction covers {num:120-480} roles, to be announced {date} | whether layoffs are being prepared",
-        "!Pay equity gap | Pay equity review {code:PE} found a {pct:3.0-8.9} unexplained gap | whether an unexplained pay gap was found",
-        "!Director investigation | An investigation into a director in the {city} office opened on {date} | whether a senior manager is under investigation",
+        "Procurement Manager / Vendor Management Lead / Sourcing Specialist",
+        "vendor_management procurement_sourcing",
+        "get good terms from suppliers / manage vendor risk / keep contracts sensible",
+        holds="cloud people",
+        needs="security customers privacy",
+    ),
+    role(
+        "B",
+        "Risk Manager / Internal Audit Director / Governance Analyst",
+        "risk_management internal_audit governance_analyst",
+        "keep risk within appetite / make sure controls hold / judge the plan's exposure",
+        holds="security privacy",
+        needs="reliability people customers",
     ),
 ]
