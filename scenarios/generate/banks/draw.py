@@ -14,8 +14,8 @@ A template such as ``"{org} bid {usd:8M-29M} on {date}"`` becomes
 * ``{a|b|c}``: one of the alternatives.
 
 One :class:`ValueDraw` serves one scenario and never repeats a detail in it: numbers stay more
-than 6% apart (a judge reads "about $4.3M" as $4.35M), and dates (by month and day), months,
-times, codes and name words are used once. That is what makes each fact separately checkable.
+than 6% apart (a judge reads "about $4.3M" as $4.35M), and dates (by month and day), months
+(a date also takes its year and month), times, codes and name words are used once. That is what makes each fact separately checkable.
 
 Example:
     >>> import random
@@ -91,7 +91,10 @@ class ValueDraw:
         return fill(self, arg) if fill else self.rng.choice(m.group(1).split("|"))
 
     def _fresh(self, make: Callable[[], tuple[Any, str]]) -> str:
-        """Call ``make() -> (key, text)`` until its key is unused in this scenario."""
+        """Call ``make() -> (key, text)`` until its key is unused in this scenario.
+
+        A frozenset key is several keys, all of which must be free and all of which are taken.
+        """
         for _ in range(_DRAW_TRIES):
             key, text = make()
             if self._free(key):
@@ -100,6 +103,8 @@ class ValueDraw:
             raise _Taken(text)
         if isinstance(key, float):
             self.numbers.append(key)
+        elif isinstance(key, frozenset):
+            self.taken |= key
         else:
             self.taken.add(key)
         return text
@@ -107,6 +112,8 @@ class ValueDraw:
     def _free(self, key: Any) -> bool:
         if isinstance(key, float):
             return all(abs(key - x) > _NUMBER_GAP * max(abs(key), abs(x)) for x in self.numbers)
+        if isinstance(key, frozenset):
+            return not key & self.taken
         return key not in self.taken
 
     def _word(self, bank: list[str]) -> str:
@@ -148,7 +155,10 @@ class ValueDraw:
             y, mo, d = self.rng.randint(lo, hi), self.rng.randint(1, 12), self.rng.randint(1, 28)
             month = calendar.month_name[mo]
             forms = (f"{month} {d}, {y}", f"{month[:3]} {d}, {y}", f"{d} {month} {y}")
-            return ("day", mo, d), self.rng.choice((*forms, f"{y}-{mo:02d}-{d:02d}"))
+            # A date also takes its month: a judge reads "March 2027" in another value as a
+            # hint of "March 8, 2027", so no two values may share a year and month.
+            keys = frozenset({("day", mo, d), ("month", y, mo)})
+            return keys, self.rng.choice((*forms, f"{y}-{mo:02d}-{d:02d}"))
 
         return self._fresh(make)
 
