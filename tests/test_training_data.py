@@ -48,8 +48,12 @@ def test_prompts_are_the_prompted_players_and_replies_parse(rows, silver):
         others = [x for x in s.roles if x != role]
         assert prompt.startswith(action_prompt("basic", role, "", others).split("\n\n")[0])
         assert f"Step {r['step'] + 1} of" in prompt  # the agent's own observation of that turn
-        _, error = parse_action(r["completion"][0]["content"], r["agent"], Roster(s.roles), 2000)
+        reply = r["completion"][0]["content"]
+        _, error = parse_action(reply, r["agent"], Roster(s.roles), 2000)
         assert error is None, r
+        # the form structured outputs force at play time (no whitespace between JSON tokens)
+        compact = json.dumps(json.loads(reply), ensure_ascii=False, separators=(",", ":"))
+        assert reply == compact and reply.startswith('{"action_type":"')
 
 
 def test_the_mix_teaches_dms_asks_and_leaving(rows):
@@ -83,3 +87,13 @@ def test_the_cached_set_is_reproducible(tmp_path, silver):
     b = build_sft_dataset(silver[:4], config, tmp_path / "b").read_bytes()
     c = build_sft_dataset(silver[:4], MixConfig(seed=4), tmp_path / "b")
     assert a == b and c.read_bytes() != a and len(list((tmp_path / "b").iterdir())) == 2
+
+
+def test_a_regenerated_scenario_with_the_same_id_is_not_served_from_the_cache(tmp_path, silver):
+    config = MixConfig(seed=3)
+    first = build_sft_dataset(silver[:2], config, tmp_path)
+    edited = silver[1].model_copy(
+        update={"scenario_goal": silver[1].scenario_goal + " Decide soon."}
+    )
+    second = build_sft_dataset([silver[0], edited], config, tmp_path)
+    assert second != first and "Decide soon." in second.read_text()

@@ -108,12 +108,24 @@ def act(player: IdealPlayer, obs: dict[str, Any], info: dict[str, Any]) -> Agent
     return asyncio.run(player.act(obs, info))
 
 
+def reply_text(action: AgentAction) -> str:
+    """The action as the reply a served player writes: compact JSON, fields in schema order.
+
+    A player's reply comes from the server's structured outputs, which allow no whitespace
+    between JSON tokens; a model trained on spaced JSON is pushed off its learnt tokens from the
+    first field on, so the examples use the same compact form.
+
+    Example:
+        >>> reply_text(AgentAction.speak("Hi", to=["CFO"]))
+        '{"action_type":"speak","argument":"Hi","to":["CFO"]}'
+    """
+    return json.dumps(action.model_dump(), ensure_ascii=False, separators=(",", ":"))
+
+
 def _example(turn: TurnState, action: AgentAction) -> dict[str, Any]:
     return {
         "prompt": [{"role": "user", "content": turn.prompt}],
-        "completion": [
-            {"role": "assistant", "content": json.dumps(action.model_dump(), ensure_ascii=False)}
-        ],
+        "completion": [{"role": "assistant", "content": reply_text(action)}],
         "scenario_id": turn.scenario_id,
         "agent": turn.seat,
         "step": turn.step,
@@ -152,10 +164,13 @@ def mix(rows: Sequence[dict[str, Any]], config: MixConfig) -> list[dict[str, Any
 def build_sft_dataset(scenarios: Sequence[Scenario], config: MixConfig, cache_dir: Path) -> Path:
     """Write (or reuse) the mixed warm-start set as JSONL and return its path.
 
-    The file name hashes the settings and the scenario ids, so a changed setting never reuses a
-    stale file, and the same settings always give the same bytes.
+    The file name hashes the settings, the scenarios' full content and the prompt template, so
+    a changed setting, a regenerated scenario set (same ids, new text) or reworded prompts never
+    reuse a stale file, and the same inputs always give the same bytes.
     """
-    key = json.dumps([asdict(config), [s.scenario_id for s in scenarios]]).encode()
+    template = action_prompt(config.strategy, "{role}", "{observation}", ["{other}"])
+    scenario_text = [s.model_dump_json() for s in scenarios]
+    key = json.dumps([asdict(config), template, scenario_text]).encode()
     path = Path(cache_dir) / f"sft-{hashlib.sha256(key).hexdigest()[:16]}.jsonl"
     if path.exists():
         return path
