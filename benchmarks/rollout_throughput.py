@@ -1,11 +1,15 @@
-"""Rollout throughput against the local vLLM server: sequential episodes vs 16 at once.
+"""Rollout throughput against the local vLLM server: episodes one at a time vs many at once.
 
-The same set of short episodes (prompted ``basic`` players on Gold scenarios) is played twice
-against one server with the embedded default model: one episode at a time, then 16 episodes
-concurrently (their LLM calls reach the server together and are batched). It prints completion
-tokens per second of both runs and their ratio.
+Prompted players (``basic`` by default) play Gold scenarios against one server with the
+embedded default model: first ``--sequential`` episodes one at a time, then ``--episodes``
+episodes concurrently (their LLM calls reach the server together and are batched). It prints,
+for both runs, completion tokens per second and the prefix-cache hit rate (prompt tokens the
+server found cached / prompt tokens, from its ``/metrics``), and the ratio of the two rates.
+Each agent's prompt extends its previous one, so a high hit rate means the server reads each
+conversation once, not once per turn.
 
-    python benchmarks/rollout_throughput.py [--episodes 16] [--max-turns 6] [--model PATH]
+    python benchmarks/rollout_throughput.py [--episodes 16] [--sequential 4] [--max-turns 30]
+        [--strategy basic] [--player-options aux_last] [--model PATH]
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
+from dataclasses import dataclass
 
 import scenarios
 from policies import PromptedPolicy, play_episode, play_many
@@ -20,46 +25,88 @@ from sotopia_tom_env.env import SotopiaToMEnv
 from sotopia_tom_env.llm import VLLMServer
 
 
-async def run(
-    client, jobs: list[scenarios.Scenario], max_turns: int, concurrency: int
-) -> tuple[float, int, float]:
-    def tokens() -> int:
-        return client.stats.as_dict()["completion_tokens"]
+@dataclass
+class Phase:
+    """One run's totals."""
+
+    episodes: int
+    seconds: float
+    completion_tokens: int
+    prompt_tokens: float
+    cached_tokens: float
+
+    @property
+    def rate(self) -> float:
+        return self.completion_tokens / self.seconds
+
+    @property
+    def hit_rate(self) -> float:
+        return self.cached_tokens / max(self.prompt_tokens, 1)
+
+
+def run(
+    server: VLLMServer, client, jobs: list[scenarios.Scenario], args, concurrency: int
+) -> Phase:
+    """Play ``jobs`` with at most ``concurrency`` episodes in flight and measure the server."""
 
     async def one(s: scenarios.Scenario):
-        env = SotopiaToMEnv(scenarios=[s], max_turns=max_turns)
-        return await play_episode(env, lambda a, sc: PromptedPolicy(a, client, "basic"), scenario=s)
+        env = SotopiaToMEnv(scenarios=[s], max_turns=args.max_turns)
+        return await play_episode(
+            env,
+            lambda a, sc: PromptedPolicy(a, client, args.strategy, options=args.options),
+            scenario=s,
+        )
 
-    before, start = tokens(), time.perf_counter()
-    async for _, result in play_many(jobs, one, concurrency):
-        if isinstance(result, BaseException):
-            raise result
-    elapsed = time.perf_counter() - start
-    made = tokens() - before
-    return made / elapsed, made, elapsed
+    async def play_all() -> None:
+        async for _, result in play_many(jobs, one, concurrency):
+            if isinstance(result, BaseException):
+                raise result
+
+    tokens = client.stats.as_dict()["completion_tokens"]
+    before, start = server.metrics(), time.perf_counter()
+    asyncio.run(play_all())
+    elapsed, after = time.perf_counter() - start, server.metrics()
+
+    def delta(name: str) -> float:
+        return after.get(name, 0.0) - before.get(name, 0.0)
+
+    made = client.stats.as_dict()["completion_tokens"] - tokens
+    queried, hits = delta("vllm:prefix_cache_queries"), delta("vllm:prefix_cache_hits")
+    return Phase(len(jobs), elapsed, made, queried, hits)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=16)
-    parser.add_argument("--max-turns", type=int, default=6)
+    parser.add_argument("--episodes", type=int, default=16, help="episodes played concurrently")
+    parser.add_argument("--sequential", type=int, default=4, help="episodes played one at a time")
+    parser.add_argument("--max-turns", type=int, default=30, help="steps per episode")
+    parser.add_argument("--strategy", default="basic")
+    parser.add_argument("--player-options", default="", help="comma-separated player options")
     parser.add_argument(
         "--model", default=None, help="model folder or id (default: the embedded SmolLM2)"
     )
     args = parser.parse_args()
+    args.options = [o for o in args.player_options.split(",") if o]
     jobs = scenarios.load("gold")[: args.episodes]
-    with VLLMServer(model=args.model) as server:
+    with VLLMServer(model=args.model, episodes=args.episodes) as server:
         client = server.client(max_concurrency=64)
         print(
-            f"server ready in {server.startup_s:.0f} s; {len(jobs)} episodes of {args.max_turns} steps each"
+            f"server ready in {server.startup_s:.0f} s; {args.strategy} players "
+            f"{args.options or ''}, {args.max_turns} steps per episode"
         )
-        asyncio.run(run(client, jobs[:1], 2, 1))  # warm-up: first requests compile and fill caches
-        seq = asyncio.run(run(client, jobs, args.max_turns, 1))
-        par = asyncio.run(run(client, jobs, args.max_turns, 16))
-    print(f"{'mode':<14}{'tokens':>8}{'seconds':>9}{'tokens/s':>10}")
-    for name, (rate, made, secs) in (("sequential", seq), ("16 concurrent", par)):
-        print(f"{name:<14}{made:>8}{secs:>9.1f}{rate:>10.1f}")
-    print(f"speed-up: {par[0] / seq[0]:.1f}x")
+        warm = argparse.Namespace(**{**vars(args), "max_turns": 2})
+        run(server, client, scenarios.load("gold")[-1:], warm, 1)  # compile, fill caches
+        seq = run(server, client, jobs[: args.sequential], args, 1)
+        par = run(server, client, jobs, args, args.episodes)
+    print(
+        f"{'mode':<15}{'episodes':>9}{'tokens':>8}{'seconds':>9}{'tokens/s':>10}{'prefix hit':>12}"
+    )
+    for name, p in (("sequential", seq), (f"{args.episodes} concurrent", par)):
+        print(
+            f"{name:<15}{p.episodes:>9}{p.completion_tokens:>8}{p.seconds:>9.1f}"
+            f"{p.rate:>10.1f}{p.hit_rate:>11.0%}"
+        )
+    print(f"speed-up: {par.rate / seq.rate:.1f}x")
 
 
 if __name__ == "__main__":
