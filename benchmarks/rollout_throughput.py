@@ -5,6 +5,9 @@ embedded default model: first ``--sequential`` episodes one at a time, then ``--
 episodes concurrently (their LLM calls reach the server together and are batched). It prints,
 for both runs, completion tokens per second and the prefix-cache hit rate (prompt tokens the
 server found cached / prompt tokens, from its ``/metrics``), and the ratio of the two rates.
+Tokens per second count the replies the players received; the server's own count of generated
+tokens and the client's retries are printed next to them, since a reply that outruns the
+client's deadline is generated, thrown away and asked for again.
 Each agent's prompt extends its previous one, so a high hit rate means the server reads each
 conversation once, not once per turn.
 
@@ -31,9 +34,11 @@ class Phase:
 
     episodes: int
     seconds: float
-    completion_tokens: int
+    completion_tokens: int  # in replies the players received
+    generated_tokens: float  # by the server, including replies lost to a client timeout
     prompt_tokens: float
     cached_tokens: float
+    retries: int  # attempts repeated after a timeout or a server error
 
     @property
     def rate(self) -> float:
@@ -62,7 +67,7 @@ def run(
             if isinstance(result, BaseException):
                 raise result
 
-    tokens = client.stats.as_dict()["completion_tokens"]
+    stats = client.stats.as_dict()
     before, start = server.metrics(), time.perf_counter()
     asyncio.run(play_all())
     elapsed, after = time.perf_counter() - start, server.metrics()
@@ -70,9 +75,10 @@ def run(
     def delta(name: str) -> float:
         return after.get(name, 0.0) - before.get(name, 0.0)
 
-    made = client.stats.as_dict()["completion_tokens"] - tokens
+    now = client.stats.as_dict()
+    made, retries = (int(now[k] - stats[k]) for k in ("completion_tokens", "retries"))
     queried, hits = delta("vllm:prefix_cache_queries"), delta("vllm:prefix_cache_hits")
-    return Phase(len(jobs), elapsed, made, queried, hits)
+    return Phase(len(jobs), elapsed, made, delta("vllm:generation_tokens"), queried, hits, retries)
 
 
 def main() -> None:
