@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 import scenarios
+from policies.prompts import PLAYER_OPTIONS
 from sotopia_tom_env import cli_errors as checks
 
 app = typer.Typer(
@@ -194,8 +195,8 @@ MaxTurnsOpt = Annotated[
 PlayerOptionsOpt = Annotated[
     str,
     typer.Option(
-        help="Comma-separated refinements of the LLM players (recipient_enum, short_messages, "
-        "capped_beliefs, ask_nudge; see docs/players.md); none: the paper's players."
+        help=f"Comma-separated refinements of the LLM players ({', '.join(PLAYER_OPTIONS)}; "
+        "see docs/players.md); none: the paper's players."
     ),
 ]
 JudgeModelOpt = Annotated[
