@@ -12,7 +12,7 @@ Each agent's prompt extends its previous one, so a high hit rate means the serve
 conversation once, not once per turn.
 
     python benchmarks/rollout_throughput.py [--episodes 16] [--sequential 4] [--max-turns 30]
-        [--strategy basic] [--player-options aux_last] [--model PATH]
+        [--strategy basic] [--player-options aux_last] [--timeout 900] [--model PATH]
 """
 
 from __future__ import annotations
@@ -89,13 +89,17 @@ def main() -> None:
     parser.add_argument("--strategy", default="basic")
     parser.add_argument("--player-options", default="", help="comma-separated player options")
     parser.add_argument(
+        "--timeout", type=float, default=900, help="client deadline of one LLM call, in seconds"
+    )
+    parser.add_argument(
         "--model", default=None, help="model folder or id (default: the embedded SmolLM2)"
     )
     args = parser.parse_args()
     args.options = [o for o in args.player_options.split(",") if o]
     jobs = scenarios.load("gold")[: args.episodes]
     with VLLMServer(model=args.model, episodes=args.episodes) as server:
-        client = server.client(max_concurrency=64)
+        # A deadline long enough for CPU decoding: a retried reply is generated twice.
+        client = server.client(max_concurrency=64, timeout_s=args.timeout)
         print(
             f"server ready in {server.startup_s:.0f} s; {args.strategy} players "
             f"{args.options or ''}, {args.max_turns} steps per episode"
