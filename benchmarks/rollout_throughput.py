@@ -109,12 +109,13 @@ def main() -> None:
         seq = run(server, client, jobs[: args.sequential], args, 1)
         par = run(server, client, jobs, args, args.episodes)
     print(
-        f"{'mode':<15}{'episodes':>9}{'tokens':>8}{'seconds':>9}{'tokens/s':>10}{'prefix hit':>12}"
+        f"{'mode':<15}{'episodes':>9}{'tokens':>8}{'generated':>10}{'retries':>8}"
+        f"{'seconds':>9}{'tokens/s':>10}{'prefix hit':>12}"
     )
     for name, p in (("sequential", seq), (f"{args.episodes} concurrent", par)):
         print(
-            f"{name:<15}{p.episodes:>9}{p.completion_tokens:>8}{p.seconds:>9.1f}"
-            f"{p.rate:>10.1f}{p.hit_rate:>11.0%}"
+            f"{name:<15}{p.episodes:>9}{p.completion_tokens:>8}{p.generated_tokens:>10.0f}"
+            f"{p.retries:>8}{p.seconds:>9.1f}{p.rate:>10.1f}{p.hit_rate:>11.0%}"
         )
     print(f"speed-up: {par.rate / seq.rate:.1f}x")
 
