@@ -6,7 +6,7 @@ PIP    := $(BIN)/python -m pip
 # The stamp changes whenever the dependency spec changes, so edits trigger a reinstall.
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml Makefile | sha1sum | cut -c1-12)
 
-.PHONY: setup test test-fast demo lint bench-env clean
+.PHONY: setup test test-fast demo train lint bench-env clean
 
 setup: $(STAMP)
 
@@ -38,6 +38,16 @@ demo: setup
 	$(BIN)/sotopia-tom bench --scenarios gold --limit 8 --max-turns 9 \
 	  --policies basic,cot,tom_coach,tom_belief,self_focused,trained:training/adapters/cpu-small,ideal,random \
 	  --out runs/demo
+
+# On CPU, jemalloc that keeps freed pages (returned after each step by training.allocator) stops
+# the kernel from zero-filling the same large buffers at every step: its share of the CPU fell
+# from 33% to 16% and memory stays bounded (docs/performance.md). Used when installed
+# (Debian: apt-get install libjemalloc2).
+JEMALLOC := $(firstword $(wildcard /usr/lib/*/libjemalloc.so.2 /usr/lib/libjemalloc.so.2))
+comma := ,
+train: setup
+	$(if $(JEMALLOC),LD_PRELOAD=$(JEMALLOC) MALLOC_CONF=dirty_decay_ms:-1$(comma)muzzy_decay_ms:-1 THP_MEM_ALLOC_ENABLE=1) \
+	  $(BIN)/sotopia-tom train --config training/configs/cpu-small.yaml
 
 lint: setup
 	$(BIN)/ruff check .

@@ -78,6 +78,8 @@ def main(script_args: GRPOScriptArguments, training_args: Any) -> Path:
     from datasets import Dataset
     from trl import GRPOTrainer
 
+    from training.allocator import PurgeRetainedPages
+
     if script_args.sft_config:
         from training.sft import run_config
 
@@ -99,6 +101,7 @@ def main(script_args: GRPOScriptArguments, training_args: Any) -> Path:
             train_dataset=dataset,
             peft_config=peft_config,
             rollout_func=EnvRollout(states, chosen, generate, script_args.max_turns),
+            callbacks=[PurgeRetainedPages()],
         )
         out = Path(training_args.output_dir)
         trainer.train(resume_from_checkpoint=last_checkpoint(out))

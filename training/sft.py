@@ -71,13 +71,16 @@ def main(script_args: SFTScriptArguments, training_args: Any) -> Path:
     from datasets import load_dataset
     from trl import SFTTrainer
 
+    from training.allocator import PurgeRetainedPages
+
     chosen = scenarios.load(script_args.scenarios)[: script_args.limit]
     mix = MixConfig(strategy=script_args.strategy, upweight=script_args.upweight,
                     keep_none=script_args.keep_none, seed=script_args.mix_seed)  # fmt: skip
     data_path = build_sft_dataset(chosen, mix, cache_dir() / "sft-data")
     dataset = load_dataset("json", data_files=str(data_path), split="train").remove_columns(_DROP)
     trainer = SFTTrainer(model=resolve_model(script_args.model), args=training_args,
-                         train_dataset=dataset, peft_config=lora_config(script_args))  # fmt: skip
+                         train_dataset=dataset, peft_config=lora_config(script_args),
+                         callbacks=[PurgeRetainedPages()])  # fmt: skip
     out = Path(training_args.output_dir)
     trainer.train(resume_from_checkpoint=last_checkpoint(out))
     trainer.save_model(str(out))
