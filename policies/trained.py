@@ -6,13 +6,22 @@ prompt builder and reply schema as the prompted players; ``trained:PATH+cot`` co
 another strategy's prompt (``basic`` by default). The local vLLM server loads every adapter the
 run names (``--enable-lora``) and each request names its adapter as the model. Against a server
 you run yourself (``--base-url``), ``PATH`` is the adapter's served name.
+
+On a LoRA-enabled server the base model's own requests go through a zero adapter
+(:data:`BASE_ADAPTER`): vLLM's CPU LoRA kernels index the adapter weights with the slot of
+each token and give base-model tokens slot -1, which picks the last loaded adapter, so a
+prompted player batched with a trained one answered with the trained weights. A zero adapter
+(every weight 0) adds nothing to the base model and gives each token a real slot.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
+import shutil
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +29,7 @@ from pathlib import Path
 from policies.prompted import STRATEGIES
 
 PREFIX = "trained:"
+BASE_ADAPTER = "base-model-zero-lora"  # the served name of the zero adapter
 LORA_RANKS = (8, 16, 32, 64, 128, 256, 320, 512)  # the ranks vLLM accepts for --max-lora-rank
 
 
@@ -85,5 +95,30 @@ def lora_server_args(specs: Iterable[TrainedSpec]) -> list[str]:
     rank = max(s.rank() for s in specs)
     max_rank = next(r for r in LORA_RANKS if r >= rank)
     modules = [f"{s.served_name}={Path(s.path).resolve()}" for s in specs]
-    return ["--enable-lora", "--max-lora-rank", str(max_rank), "--max-loras", str(len(specs)),
+    modules.append(f"{BASE_ADAPTER}={zero_adapter(max(specs, key=TrainedSpec.rank).path)}")
+    return ["--enable-lora", "--max-lora-rank", str(max_rank), "--max-loras", str(len(modules)),
             "--lora-modules", *modules]  # fmt: skip
+
+
+def zero_adapter(like: str | Path) -> Path:
+    """A LoRA adapter shaped like the one in ``like`` with every weight 0 (cached, built once)."""
+    from safetensors.torch import load_file, save_file
+
+    from sotopia_tom_env.llm.models import cache_dir
+
+    source = Path(like)
+    config = (source / "adapter_config.json").read_bytes()
+    weights = load_file(str(source / "adapter_model.safetensors"))
+    shapes = json.dumps(sorted((k, list(v.shape)) for k, v in weights.items()))
+    digest = hashlib.sha256(config + shapes.encode()).hexdigest()[:16]
+    target = cache_dir() / "zero-lora" / digest
+    if not target.is_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=target.parent))
+        (staging / "adapter_config.json").write_bytes(config)
+        save_file({k: v.new_zeros(v.shape) for k, v in weights.items()},
+                  str(staging / "adapter_model.safetensors"))  # fmt: skip
+        with contextlib.suppress(OSError):  # another run may have built it meanwhile
+            staging.rename(target)
+        shutil.rmtree(staging, ignore_errors=True)
+    return target

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from contextlib import nullcontext
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -276,20 +277,26 @@ def _save_episode(out: Path, record: Any) -> None:
     append_record(out / EPISODES_FILE, record)
 
 
+@contextmanager
 def _client(
     needed: bool, model: str | None, base_url: str | None, trained: Any = (), concurrency: int = 16
-) -> Any:
+) -> Iterator[Any]:
     """The players' chat client for ``concurrency`` episodes in flight.
 
-    A local server also loads the trained adapters named.
+    A local server also loads the trained adapters named, and then serves the base model
+    through a zero adapter (``policies.trained.BASE_ADAPTER`` says why).
     """
-    from policies.trained import lora_server_args
+    from policies.trained import BASE_ADAPTER, lora_server_args
     from sotopia_tom_env.serving import chat_client
 
     if not needed:
-        return nullcontext(None)
+        yield None
+        return
     server_args = () if base_url else lora_server_args(trained)
-    return chat_client(model, base_url, max_concurrency=concurrency, server_args=server_args)
+    with chat_client(
+        model, base_url, max_concurrency=concurrency, server_args=server_args
+    ) as client:
+        yield client.routed(BASE_ADAPTER) if server_args else client
 
 
 async def _play_one(

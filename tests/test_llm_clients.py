@@ -273,6 +273,19 @@ def test_openai_success_counts_tokens_and_sends_strict_schema(hx):
     assert isinstance(client, ChatClient)
 
 
+def test_a_routed_client_keeps_its_name_and_sends_to_the_route(hx):
+    models: list[str] = []
+
+    def handler(request):
+        models.append(json.loads(request.content)["model"])
+        return hx.Response(200, json=_completion())
+
+    routed = _client(hx, handler).routed("zero-adapter")
+    asyncio.run(routed.chat(MESSAGES))
+    asyncio.run(routed.with_model("trained-adapter").chat(MESSAGES))
+    assert routed.model == "m" and models == ["zero-adapter", "trained-adapter"]
+
+
 def test_openai_retries_http_500_then_succeeds(hx):
     calls = []
 

@@ -91,6 +91,7 @@ class OpenAIChatClient:
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.extra_body = dict(extra_body or {})
+        self.route: str | None = None  # the served name requests go to when not ``model``
         self.stats = ClientStats()
         self._http_client = http_client
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -112,7 +113,17 @@ class OpenAIChatClient:
         A LoRA adapter served next to its base model is such a model.
         """
         view = copy.copy(self)  # shares the HTTP client and the semaphore: one limit for both
-        view.model, view.stats = model, ClientStats()
+        view.model, view.route, view.stats = model, None, ClientStats()
+        return view
+
+    def routed(self, served: str) -> OpenAIChatClient:
+        """The same client, still named ``model``, sending its requests to ``served``.
+
+        A local CPU server with LoRA adapters serves its base model through a zero adapter
+        (:func:`policies.trained.lora_server_args` says why); records keep the base name.
+        """
+        view = copy.copy(self)
+        view.route = served
         return view
 
     async def chat(
@@ -156,7 +167,7 @@ class OpenAIChatClient:
         max_tokens: int | None,
     ) -> dict[str, Any]:
         """Build the keyword arguments of ``chat.completions.create``."""
-        request: dict[str, Any] = {"model": self.model, "messages": messages}
+        request: dict[str, Any] = {"model": self.route or self.model, "messages": messages}
         if response_format is not None:
             request["response_format"] = response_format_payload(response_format)
         if temperature is not None:
