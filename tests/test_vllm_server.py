@@ -67,6 +67,46 @@ def test_default_log_is_private_and_never_follows_a_planted_symlink(tmp_path, mo
     assert len(logs) == 1 and logs[0] != planted.name
 
 
+_ORPHAN_PARENT = """
+import sys, time
+from sotopia_tom_env.llm import server as srv
+srv.resolve_model = lambda model: "stub-model"
+srv.is_cpu_backend = lambda device: True
+srv.server_command = lambda *a, **k: [sys.executable, "-c", "import time; time.sleep(120)"]
+server = srv.VLLMServer(log_path=sys.argv[1])
+server._launch()
+print(server.process.pid, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the parent-death signal is Linux's")
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+def test_a_server_never_outlives_a_killed_parent(tmp_path, signal_name):
+    """``atexit`` never runs in a killed process; the kernel's parent-death signal still does."""
+    import signal
+    import subprocess
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHAN_PARENT, str(tmp_path / "log")],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        child = int(parent.stdout.readline())
+        os.killpg(child, 0)  # the stub server runs, in its own process group
+        parent.send_signal(getattr(signal, signal_name))
+        parent.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(child, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+        pytest.fail(f"the server (pid {child}) outlived its parent killed by {signal_name}")
+    finally:
+        parent.kill()
+
+
 class City(BaseModel):
     # Bounded fields: under constrained decoding a tiny model can loop inside an unbounded
     # string or number until the token budget ends and the JSON never closes.

