@@ -56,13 +56,14 @@ def test_prompts_are_the_prompted_players_and_replies_parse(rows, silver):
         assert reply == compact and reply.startswith('{"action_type":"')
 
 
-def test_the_mix_teaches_dms_asks_and_leaving(rows):
+def test_the_mix_stresses_dms_and_asks_and_thins_waits_and_leaves(rows):
     raw = kind_counts(rows)
-    mixed = kind_counts(mix(rows, MixConfig(upweight=3, keep_none=0.0)))
+    mixed = kind_counts(mix(rows, MixConfig(upweight=3, keep_none=0.0, keep_leave=0.5)))
     assert raw["share_dm"] and raw["ask_dm"] and raw["leave"]
-    for kind in ("share_dm", "ask_dm", "leave"):
+    for kind in ("share_dm", "ask_dm"):
         assert mixed[kind] == 3 * raw[kind]
     assert mixed["none"] == 0 and mixed["share_public"] == raw["share_public"]
+    assert 0 < mixed["leave"] < raw["leave"]
 
 
 def test_private_items_go_by_dm_and_secrets_never_appear(rows, silver):

@@ -6,9 +6,12 @@ send on that turn (``policies.prompts.action_prompt`` over the agent's own obser
 completion is the ideal action as the reply JSON the player's schema asks for. A model trained
 on these examples is therefore a drop-in player: same prompt, same reply format.
 
-The mix teaches what a plain imitation probe missed (it never left, repeated itself, posted
-private facts publicly and rarely asked): every kind of turn is kept, and direct messages, asks
-and leaves are repeated ``upweight`` times while silent waits are thinned to ``keep_none``.
+The mix teaches what a plain imitation probe missed (it repeated itself, posted private facts
+publicly and rarely asked): direct messages and asks are repeated ``upweight`` times, silent
+waits are thinned to ``keep_none`` and leaves to ``keep_leave``. Each seat leaves once per
+episode, so kept whole (and repeated, as a first mix did) leaves were a quarter of the set, and
+the model learnt to leave at any turn, its first included; in a 3-agent scenario two leaves
+end the episode before anything is exchanged.
 Examples are reproducible from ``seed`` and cached as JSONL keyed by the settings.
 
 Example:
@@ -46,8 +49,9 @@ class MixConfig:
 
     Attributes:
         strategy: whose prompt the examples use (a prompted strategy name).
-        upweight: copies of each direct-message, ask and leave turn (the behaviours to stress).
+        upweight: copies of each direct-message and ask turn (the behaviours to stress).
         keep_none: share of silent waiting turns kept (most are uninformative).
+        keep_leave: share of leave turns kept (a leave ends a seat's part for good).
         seed: seeds the thinning and the shuffle, so the set is reproducible.
         max_turns: episode length cap while recording.
     """
@@ -55,6 +59,7 @@ class MixConfig:
     strategy: str = "basic"
     upweight: int = 2
     keep_none: float = 0.25
+    keep_leave: float = 0.25
     seed: int = 0
     max_turns: int = 40
 
@@ -147,13 +152,14 @@ def kind_of(action: AgentAction) -> str:
 
 
 def mix(rows: Sequence[dict[str, Any]], config: MixConfig) -> list[dict[str, Any]]:
-    """Apply the mix: thin silent turns, repeat the stressed kinds, shuffle (all seeded)."""
+    """Apply the mix: thin silent and leave turns, repeat the stressed kinds, shuffle (seeded)."""
     rng = random.Random(config.seed)
+    keep = {"none": config.keep_none, "leave": config.keep_leave}
     out = []
     for row in rows:
-        if row["kind"] == "none":
-            out += [row] if rng.random() < config.keep_none else []
-        elif row["kind"] in ("share_dm", "ask_dm", "ask_public", "leave"):
+        if row["kind"] in keep:
+            out += [row] if rng.random() < keep[row["kind"]] else []
+        elif row["kind"] in ("share_dm", "ask_dm", "ask_public"):
             out += [row] * config.upweight
         else:
             out.append(row)

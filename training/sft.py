@@ -41,8 +41,9 @@ class SFTScriptArguments:
     strategy: str = field(
         default="basic", metadata={"help": "Prompted strategy whose prompt is used."}
     )
-    upweight: int = field(default=2, metadata={"help": "Copies of each DM, ask and leave turn."})
+    upweight: int = field(default=2, metadata={"help": "Copies of each DM and ask turn."})
     keep_none: float = field(default=0.25, metadata={"help": "Share of silent turns kept."})
+    keep_leave: float = field(default=0.25, metadata={"help": "Share of leave turns kept."})
     mix_seed: int = field(default=0, metadata={"help": "Seed of the data mix."})
     use_lora: bool = field(default=True, metadata={"help": "Train a LoRA adapter (else full)."})
     lora_r: int = field(default=16, metadata={"help": "LoRA rank."})
@@ -52,8 +53,9 @@ class SFTScriptArguments:
     def __post_init__(self) -> None:
         if self.limit is not None and self.limit < 1:
             raise ValueError(f"limit must be at least 1, got {self.limit}")
-        if not 0.0 <= self.keep_none <= 1.0:
-            raise ValueError(f"keep_none is a share between 0 and 1, got {self.keep_none}")
+        for name in ("keep_none", "keep_leave"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} is a share between 0 and 1, got {getattr(self, name)}")
 
 
 def lora_config(args: Any) -> Any:
@@ -75,7 +77,8 @@ def main(script_args: SFTScriptArguments, training_args: Any) -> Path:
 
     chosen = scenarios.load(script_args.scenarios)[: script_args.limit]
     mix = MixConfig(strategy=script_args.strategy, upweight=script_args.upweight,
-                    keep_none=script_args.keep_none, seed=script_args.mix_seed)  # fmt: skip
+                    keep_none=script_args.keep_none, keep_leave=script_args.keep_leave,
+                    seed=script_args.mix_seed)  # fmt: skip
     data_path = build_sft_dataset(chosen, mix, cache_dir() / "sft-data")
     dataset = load_dataset("json", data_files=str(data_path), split="train").remove_columns(_DROP)
     trainer = SFTTrainer(model=resolve_model(script_args.model), args=training_args,
