@@ -119,8 +119,8 @@ class OpenAIChatClient:
     def routed(self, served: str) -> OpenAIChatClient:
         """The same client, still named ``model``, sending its requests to ``served``.
 
-        A local CPU server with LoRA adapters serves its base model through a zero adapter
-        (:func:`policies.trained.lora_server_args` says why); records keep the base name.
+        A local server with LoRA adapters serves its base model through a zero adapter
+        (``policies.trained`` says why), while records keep the base model's name.
         """
         view = copy.copy(self)
         view.route = served

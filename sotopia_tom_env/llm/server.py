@@ -30,7 +30,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -271,7 +271,7 @@ _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
 
 
-def _stop_with_parent(parent: int) -> Any:
+def _stop_with_parent(parent: int) -> Callable[[], None]:
     """A ``preexec_fn``: the server gets SIGTERM when the thread that spawned it ends.
 
     ``atexit`` never runs in a process killed by SIGKILL or SIGTERM, and the server's own
