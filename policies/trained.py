@@ -12,6 +12,10 @@ On a LoRA-enabled server the base model's own requests go through a zero adapter
 each token and give base-model tokens slot -1, which picks the last loaded adapter, so a
 prompted player batched with a trained one answered with the trained weights. A zero adapter
 (every weight 0) adds nothing to the base model and gives each token a real slot.
+
+``bench`` plays its episodes one model at a time instead and serves each adapter merged into
+its base model (:func:`merged_model`): its policies never share an episode, and on CPU vLLM's
+LoRA kernels cost 4-5x the throughput of plain weights (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ class TrainedSpec:
         if not folder.is_dir():
             return self.path  # a name served by someone else's server
         digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:8]
-        return f"{re.sub(r'[^A-Za-z0-9_.-]', '-', folder.name)}-{digest}"
+        return f"{served_slug(folder)}-{digest}"
 
     def rank(self) -> int:
         """The adapter's LoRA rank, from its ``adapter_config.json``."""
@@ -98,6 +102,51 @@ def lora_server_args(specs: Iterable[TrainedSpec]) -> list[str]:
     modules.append(f"{BASE_ADAPTER}={zero_adapter(max(specs, key=TrainedSpec.rank).path)}")
     return ["--enable-lora", "--max-lora-rank", str(max_rank), "--max-loras", str(len(modules)),
             "--lora-modules", *modules]  # fmt: skip
+
+
+def merged_model(spec: TrainedSpec, base: str) -> Path:
+    """The base model folder ``base`` with ``spec``'s adapter merged in (cached, built once).
+
+    The cache key covers the adapter's files and the base folder, so retraining into the same
+    folder builds a new merge. Needs the ``train`` extra (peft).
+    """
+    from sotopia_tom_env.llm.models import cache_dir
+
+    adapter = Path(spec.path)
+    h = hashlib.sha256(str(Path(base).resolve()).encode())
+    for name in ("adapter_config.json", "adapter_model.safetensors"):
+        h.update((adapter / name).read_bytes())
+    target = cache_dir() / "merged" / f"{served_slug(adapter)}-{h.hexdigest()[:16]}"
+    if not target.is_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+        _merge(adapter, Path(base), staging)
+        with contextlib.suppress(OSError):  # another run may have built it meanwhile
+            staging.rename(target)
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _merge(adapter: Path, base: Path, into: Path) -> None:
+    """Write ``base`` with ``adapter`` merged into its weights, tokenizer included, to ``into``."""
+    try:
+        from peft import PeftModel
+        from transformers import AutoModelForCausalLM
+    except ImportError as e:
+        raise ImportError(
+            "serving a trained adapter merged needs peft: pip install 'sotopia-tom-env[train]'"
+        ) from e
+    for f in base.iterdir():  # tokenizer, chat template, generation config
+        if f.is_file() and not f.name.startswith("model") and f.suffix != ".safetensors":
+            shutil.copy2(f, into / f.name)
+    model = AutoModelForCausalLM.from_pretrained(str(base), dtype="auto")
+    merged = PeftModel.from_pretrained(model, str(adapter)).merge_and_unload()
+    merged.save_pretrained(str(into))
+
+
+def served_slug(folder: Path) -> str:
+    """A folder's name made safe for a served model name."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", folder.name)
 
 
 def zero_adapter(like: str | Path) -> Path:

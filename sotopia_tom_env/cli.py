@@ -681,11 +681,22 @@ def bench(
         if todo and ray_endpoints:
             _bench_ray(config, out, ray_endpoints, concurrency, workers, address, todo)
         elif todo:
-            with (
-                _client(players_need_llm, model, base_url, trained, concurrency) as client,
-                judge_client(judge, client, (model, base_url), judge_ep) as judge_llm,
-            ):
-                asyncio.run(_bench(config, out, client, judge_llm, concurrency, todo))
+            for only, spec in _phases(names, trained, base_url):
+                left = sum(1 for j in iter_jobs(config, chosen)
+                           if j.policy in only and j.episode_id not in done)  # fmt: skip
+                if not left:
+                    continue
+                need = any(p not in SCRIPTED for p in only)
+                with (
+                    _merged_client(model, spec, concurrency)
+                    if spec
+                    else _client(need, model, base_url, (), concurrency) as client,
+                    # The merged weights are not the base model: an LLM judge gets its own.
+                    judge_client(
+                        judge, None if spec else client, (model, base_url), judge_ep
+                    ) as judge_llm,
+                ):
+                    asyncio.run(_bench(config, out, client, judge_llm, concurrency, left, only))
         summary = build_report(out)
     typer.echo(results_table(summary))
     typer.echo(f"report: {out / 'report.md'}, {out / 'report.html'}")
@@ -758,8 +769,52 @@ def _bench_ray(
                        workers=workers, address=address, on_record=lambda _: bar.update())  # fmt: skip
 
 
+def _phases(
+    names: list[str], trained: list[Any], base_url: str | None
+) -> list[tuple[set[str], Any]]:
+    """The bench's policies grouped by the weights they play with, as ``(names, adapter)``.
+
+    A local run plays the base model's policies first, then each adapter's on its own server
+    with the adapter merged in (``policies.trained`` says why); an endpoint of your own
+    (``--base-url``) serves them all at once.
+    """
+    from policies.trained import parse_trained
+
+    if base_url or not trained:
+        return [(set(names), None)]
+    groups: dict[Any, set[str]] = {}
+    for n in names:  # trained:X and trained:X+cot share the same weights
+        spec = parse_trained(n)
+        groups.setdefault(spec and spec.path, set()).add(n)
+    adapters = {s.path: s for s in reversed(trained)}  # the first one named for each path
+    return sorted(((ns, adapters.get(path)) for path, ns in groups.items()),
+                  key=lambda phase: phase[1] is not None)  # fmt: skip
+
+
+@contextmanager
+def _merged_client(model: str | None, spec: Any, concurrency: int) -> Iterator[Any]:
+    """A client of a local server of ``spec``'s adapter merged into ``model``.
+
+    Records keep the base model's name; the requests reach the merged weights.
+    """
+    from policies.trained import merged_model
+    from sotopia_tom_env.llm.models import resolve_model, served_model_name
+    from sotopia_tom_env.serving import chat_client
+
+    base = resolve_model(model)
+    merged = str(merged_model(spec, base))
+    with chat_client(merged, served_name=spec.served_name, max_concurrency=concurrency) as client:
+        yield client.with_model(served_model_name(base)).routed(spec.served_name)
+
+
 async def _bench(
-    config: Any, out: Path, client: Any, judge_llm: Any, concurrency: int, total: int
+    config: Any,
+    out: Path,
+    client: Any,
+    judge_llm: Any,
+    concurrency: int,
+    total: int,
+    policies: set[str] | None = None,
 ) -> None:
     from tqdm import tqdm
 
@@ -776,7 +831,7 @@ async def _bench(
             bar.update()
 
         await play_bench(config, out, client=client, judge=make_judge(config.judge, judge_llm),
-                        concurrency=concurrency, on_record=tick)  # fmt: skip
+                        concurrency=concurrency, on_record=tick, policies=policies)  # fmt: skip
 
 
 @app.command()

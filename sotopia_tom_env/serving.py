@@ -17,13 +17,15 @@ def chat_client(
     log_path: str | Path | None = None,
     max_concurrency: int = 16,
     server_args: Sequence[str] = (),
+    served_name: str | None = None,
 ) -> Iterator[Any]:
     """A chat client for the duration of the block.
 
     With ``base_url`` the client talks to that OpenAI-compatible endpoint (``model`` is the
     served name; the key comes from ``api_key`` or ``$OPENAI_API_KEY``). Without it a local vLLM
     server is started for ``model`` (the embedded SmolLM2-135M-Instruct when ``None``) and
-    stopped when the block ends; ``server_args`` go to that server (e.g. LoRA adapters to load).
+    stopped when the block ends; ``server_args`` go to that server (e.g. LoRA adapters to load),
+    which serves the model as ``served_name`` (default: the folder's name).
     """
     from sotopia_tom_env.llm import OpenAIChatClient, VLLMServer
 
@@ -34,6 +36,10 @@ def chat_client(
         yield OpenAIChatClient(model, base_url, api_key=key, max_concurrency=max_concurrency)
         return
     with VLLMServer(
-        model=model, log_path=log_path, extra_args=server_args, episodes=max_concurrency
+        model=model,
+        log_path=log_path,
+        extra_args=server_args,
+        episodes=max_concurrency,
+        served_name=served_name,
     ) as server:
         yield server.client(max_concurrency=max_concurrency)

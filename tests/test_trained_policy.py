@@ -1,5 +1,6 @@
 import asyncio
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,95 @@ def test_bench_records_the_save_calls_choice(tmp_path):
     ]
     assert CliRunner().invoke(app, [*args, "--no-save-calls"]).exit_code == 0
     assert json.loads((out / "config.json").read_text())["save_calls"] is False
+
+
+def test_bench_plays_the_base_model_first_then_each_adapter_alone(adapter, tmp_path):
+    from sotopia_tom_env.cli import _phases
+
+    other = tmp_path / "other"
+    shutil.copytree(adapter, other)
+    names = [f"trained:{adapter}", "basic", f"trained:{other}", f"trained:{adapter}+cot", "ideal"]
+    specs = [parse_trained(n) for n in names if n.startswith("trained:")]
+    assert _phases(names, specs, None) == [
+        ({"basic", "ideal"}, None),
+        ({f"trained:{adapter}", f"trained:{adapter}+cot"}, specs[0]),
+        ({f"trained:{other}"}, specs[1]),
+    ]
+    assert _phases(names, specs, "http://host/v1") == [(set(names), None)]  # their server
+
+
+def test_each_bench_phase_plays_only_its_own_policies_on_its_own_client(
+    adapter, tmp_path, monkeypatch
+):
+    from contextlib import contextmanager
+
+    from typer.testing import CliRunner
+
+    from sotopia_tom_env import cli
+    from sotopia_tom_env.bench.records import read_records
+
+    none = '{"action_type": "none", "argument": "", "to": []}'
+    opened = []
+
+    @contextmanager
+    def fake(name):
+        client = FakeChatClient(lambda messages, fmt: none, model="base-model")
+        opened.append((name, client))
+        yield client
+
+    monkeypatch.setattr(cli, "_client", lambda needed, *a: fake("base" if needed else None))
+    monkeypatch.setattr(cli, "_merged_client", lambda model, spec, n: fake(spec.path))
+    out = tmp_path / "run"
+    trained = f"trained:{adapter}"
+    args = ["bench", "--scenarios", "tiny", "--limit", "1", "--max-turns", "2", "--out", str(out)]
+    result = CliRunner().invoke(app := cli.app, [*args, "--policies", f"basic,{trained},random"])
+    assert result.exit_code == 0, result.output
+    assert [name for name, _ in opened] == ["base", str(adapter)]
+    base, merged = (c for _, c in opened)
+    assert {r["model"] for r in base.requests} == {"base-model"}
+    assert {r["model"] for r in merged.requests} == {parse_trained(trained).served_name}
+    records = {r.policy: r for r in read_records(out / "episodes.jsonl")}
+    assert set(records) == {"basic", trained, "random"}
+    assert records[trained].model == "base-model"  # one row per policy, whatever served it
+    # Resuming with every episode played opens no server at all.
+    opened.clear()
+    assert CliRunner().invoke(app, [*args, "--policies", f"basic,{trained},random"]).exit_code == 0
+    assert opened == []
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_merged_adapter_adds_its_scaled_product_to_the_targeted_weights_only(
+    tmp_path, monkeypatch
+):
+    pytest.importorskip("peft")
+    from safetensors.torch import load_file
+    from torch.nn.functional import cosine_similarity
+
+    from policies.trained import merged_model
+    from sotopia_tom_env.llm.models import resolve_model
+
+    monkeypatch.setenv("SOTOPIA_TOM_CACHE", str(tmp_path / "cache"))
+    shipped = Path(__file__).parent.parent / "training" / "adapters" / "cpu-small"
+    base = resolve_model(None)
+    spec = parse_trained(f"trained:{shipped}")
+    merged = merged_model(spec, base)
+    assert merged_model(spec, base) == merged  # built once, then reused
+    config = json.loads((shipped / "adapter_config.json").read_text())
+    lora = load_file(str(shipped / "adapter_model.safetensors"))
+    before = load_file(str(Path(base) / "model.safetensors"))
+    after = load_file(str(merged / "model.safetensors"))
+    assert before.keys() == after.keys()
+    a_keys = [k for k in lora if k.endswith("lora_A.weight")]
+    for a_key in a_keys[:4]:
+        module = a_key.removeprefix("base_model.model.").removesuffix(".lora_A.weight")
+        a, b = lora[a_key].float(), lora[a_key.replace("lora_A", "lora_B")].float()
+        delta = (b @ a) * config["lora_alpha"] / config["r"]
+        got = after[f"{module}.weight"].float() - before[f"{module}.weight"].float()
+        assert delta.abs().max() > 0 and cosine_similarity(got.flatten(), delta.flatten(), 0) > 0.99
+    untouched = [k for k in before if "norm" in k]
+    assert untouched and all((before[k] == after[k]).all() for k in untouched)
+    assert (merged / "tokenizer.json").read_bytes() == (Path(base) / "tokenizer.json").read_bytes()
 
 
 @pytest.mark.slow

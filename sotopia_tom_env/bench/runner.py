@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -320,6 +320,7 @@ async def play_bench(
     judge: Any,
     concurrency: int = 16,
     on_record: Callable[[EpisodeRecord], None] | None = None,
+    policies: Collection[str] | None = None,
 ) -> int:
     """Play every unfinished episode of ``config`` into ``out``; return how many were saved.
 
@@ -333,6 +334,7 @@ async def play_bench(
         judge: the judge scoring each finished episode.
         concurrency: episodes in flight at once.
         on_record: called after each record is saved (progress display).
+        policies: play only these of ``config.policies`` (``None``: all).
 
     Raises:
         FolderInUse: another process is writing into ``out``.
@@ -346,7 +348,10 @@ async def play_bench(
         async def play(job: Job) -> EpisodeRecord:
             return await play_job(job, config, client, judge)
 
-        async for job, result in play_many(pending_jobs(config, done), play, concurrency):
+        jobs = pending_jobs(config, done)
+        if policies is not None:
+            jobs = (j for j in jobs if j.policy in policies)
+        async for job, result in play_many(jobs, play, concurrency):
             sink.take(job, result)
         return sink.close()
 
