@@ -38,6 +38,7 @@ _STATEFUL = {"tom_belief": (0, prompts.BELIEF_INIT, prompts.BELIEF_UPDATE),
              "self_focused": (1, prompts.PLAN_INIT, prompts.PLAN_UPDATE)}  # fmt: skip
 SHORT_ACTION_TOKENS = 500  # short_messages: the longest message plus the JSON around it
 SHORT_AUX_TOKENS = 768  # short_messages: a 150-word coach note or a capped state fits
+CEILING_TOKENS = 1024  # reply_ceiling: 2000 characters of message and the JSON around it fit
 
 
 class PromptedPolicy:
@@ -50,9 +51,9 @@ class PromptedPolicy:
         temperature: sampling temperature of the action call (auxiliary calls use 0.2).
         max_tokens: generation budget of the action call. None (the paper's choice) leaves it
             to the server, so a reasoning model can think before it answers; 500 under
-            ``short_messages``.
+            ``short_messages``, else 1024 under ``reply_ceiling``.
         aux_max_tokens: budget of the coach note and state calls; None, or 768 under
-            ``short_messages``.
+            ``short_messages``, else 1024 under ``reply_ceiling``.
         message_chars: longest message the reply schema allows; by default the env's limit,
             400 under ``short_messages`` (never above the env's limit).
         record_calls: keep each LLM call's prompt and reply (see :meth:`take_calls`), so they
@@ -75,8 +76,9 @@ class PromptedPolicy:
         self.agent, self.client, self.name = agent, client, strategy
         self.temperature = temperature
         self.message_chars = message_chars or (prompts.SHORT_MESSAGE_CHARS if short else None)
-        self.max_tokens = max_tokens or (SHORT_ACTION_TOKENS if short else None)
-        self.aux_max_tokens = aux_max_tokens or (SHORT_AUX_TOKENS if short else None)
+        ceiling = CEILING_TOKENS if "reply_ceiling" in self.options else None
+        self.max_tokens = max_tokens or (SHORT_ACTION_TOKENS if short else ceiling)
+        self.aux_max_tokens = aux_max_tokens or (SHORT_AUX_TOKENS if short else ceiling)
         self.rejected: list[str] = []  # why replies were refused, for debugging prompts
         self.errors: list[str] = []  # LLM calls that failed for good (credentials redacted)
         self.stats: Counter[str] = Counter()

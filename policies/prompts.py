@@ -24,6 +24,9 @@ PLAYER_OPTIONS: dict[str, str] = {
     "belief or plan list, 5 short items per progress list, beliefs only about participants",
     "ask_nudge": "Basic also tells the player to ask for what it needs (the paper's Basic only "
     "says to answer questions)",
+    "reply_ceiling": "cap every call at 1024 tokens, so a small model's runaway loop (a state "
+    "that repeats one word until the context is full) ends as an invalid reply instead of "
+    "running into the client's timeout; no valid action reply comes near it",
     "aux_last": "put the coach note or tracked state after the conversation, not between the "
     "guidance and the conversation as the paper does, so each action prompt extends the "
     "agent's previous one and a server's prefix cache can reuse it",

@@ -439,10 +439,18 @@ def test_each_refinement_appears_only_when_enabled(option):
     short = option == "short_messages"
     assert ("concise (at most 400 characters" in prompt) == short
     assert schema["properties"]["argument"]["maxLength"] == (400 if short else 2000)
-    assert actions[-1]["max_tokens"] == (500 if short else None)
+    assert actions[-1]["max_tokens"] == {"short_messages": 500, "reply_ceiling": 1024}.get(option)
     assert ("ask for what you need" in prompt) == (option == "ask_nudge")
     states = {r["response_format"] for r in client.requests} - {actions[-1]["response_format"]}
     assert (states == {CappedBeliefState}) == (option == "capped_beliefs")
+
+
+@pytest.mark.parametrize("strategy", ["tom_coach", "tom_belief", "self_focused"])
+def test_the_reply_ceiling_bounds_every_call_and_a_shorter_budget_wins(strategy):
+    client, _, _ = first_turn(strategy, options=["reply_ceiling"])
+    assert {r["max_tokens"] for r in client.requests} == {1024}
+    client, _, _ = first_turn(strategy, options=["reply_ceiling", "short_messages"])
+    assert {r["max_tokens"] for r in client.requests} <= {500, 768}
 
 
 def test_ask_nudge_changes_only_basic():
