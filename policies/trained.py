@@ -15,7 +15,8 @@ prompted player batched with a trained one answered with the trained weights. A 
 
 ``bench`` plays its episodes one model at a time instead and serves each adapter merged into
 its base model (:func:`merged_model`): its policies never share an episode, and on CPU vLLM's
-LoRA kernels cost 4-5x the throughput of plain weights (docs/performance.md).
+LoRA path took 13x the wall time of the merged weights for the same requests
+(docs/performance.md).
 """
 
 from __future__ import annotations
