@@ -645,7 +645,7 @@ def bench(
 
     judge_ep = _judge_endpoint(judge, model, base_url, judge_model, judge_base_url)
     names = checks.names(policies, "--policies")
-    trained = checks.policies(names, "--policies", base_url, "policies")
+    checks.policies(names, "--policies", base_url, "policies")
     checks.endpoint(model, base_url)
     players_need_llm = any(p not in SCRIPTED for p in names)
     needs_llm = judge == "llm" or players_need_llm
@@ -681,7 +681,7 @@ def bench(
         if todo and ray_endpoints:
             _bench_ray(config, out, ray_endpoints, concurrency, workers, address, todo)
         elif todo:
-            for only, spec in _phases(names, trained, base_url):
+            for only, spec in _phases(names, base_url):
                 left = sum(1 for j in iter_jobs(config, chosen)
                            if j.policy in only and j.episode_id not in done)  # fmt: skip
                 if not left:
@@ -769,9 +769,7 @@ def _bench_ray(
                        workers=workers, address=address, on_record=lambda _: bar.update())  # fmt: skip
 
 
-def _phases(
-    names: list[str], trained: list[Any], base_url: str | None
-) -> list[tuple[set[str], Any]]:
+def _phases(names: list[str], base_url: str | None) -> list[tuple[set[str], Any]]:
     """The bench's policies grouped by the weights they play with, as ``(names, adapter)``.
 
     A local run plays the base model's policies first, then each adapter's on its own server
@@ -780,15 +778,13 @@ def _phases(
     """
     from policies.trained import parse_trained
 
-    if base_url or not trained:
+    if base_url:
         return [(set(names), None)]
-    groups: dict[Any, set[str]] = {}
+    groups: dict[str | None, tuple[set[str], Any]] = {}
     for n in names:  # trained:X and trained:X+cot share the same weights
         spec = parse_trained(n)
-        groups.setdefault(spec and spec.path, set()).add(n)
-    adapters = {s.path: s for s in reversed(trained)}  # the first one named for each path
-    return sorted(((ns, adapters.get(path)) for path, ns in groups.items()),
-                  key=lambda phase: phase[1] is not None)  # fmt: skip
+        groups.setdefault(spec and spec.path, (set(), spec))[0].add(n)
+    return sorted(groups.values(), key=lambda phase: phase[1] is not None)
 
 
 @contextmanager

@@ -110,12 +110,12 @@ def test_bench_plays_the_base_model_first_then_each_adapter_alone(adapter, tmp_p
     shutil.copytree(adapter, other)
     names = [f"trained:{adapter}", "basic", f"trained:{other}", f"trained:{adapter}+cot", "ideal"]
     specs = [parse_trained(n) for n in names if n.startswith("trained:")]
-    assert _phases(names, specs, None) == [
+    assert _phases(names, None) == [
         ({"basic", "ideal"}, None),
         ({f"trained:{adapter}", f"trained:{adapter}+cot"}, specs[0]),
         ({f"trained:{other}"}, specs[1]),
     ]
-    assert _phases(names, specs, "http://host/v1") == [(set(names), None)]  # their server
+    assert _phases(names, "http://host/v1") == [(set(names), None)]  # their server
 
 
 def test_each_bench_phase_plays_only_its_own_policies_on_its_own_client(
