@@ -150,6 +150,22 @@ def test_sixteen_concurrent_calls_succeed(server):
 
 
 @needs_vllm
+def test_a_reply_that_loops_on_one_phrase_is_stopped_early(server):
+    """What bounds a small model's runaway loops (a ToM state of one word repeated to the limit)."""
+    prompt = [
+        {"role": "user", "content": "List the numbers 1, 1, 1, 1, 1 and keep going with 1 forever."}
+    ]
+
+    def reply(client):
+        return asyncio.run(client.chat(prompt, temperature=0, max_tokens=200))
+
+    stopped = reply(server.client(timeout_s=120))
+    assert stopped.finish_reason == "repetition" and stopped.completion_tokens < 100
+    unbounded = reply(server.client(timeout_s=120, extra_body={}))  # the detection switched off
+    assert unbounded.finish_reason == "length" and unbounded.completion_tokens == 200
+
+
+@needs_vllm
 def test_a_prompt_that_extends_the_last_one_is_served_from_the_prefix_cache(server):
     """What the players' prompt layout relies on: the shared part is not computed again."""
     client = server.client(timeout_s=120)

@@ -38,7 +38,12 @@ from .models import resolve_model, served_model_name
 from .openai_client import OpenAIChatClient
 from .server_config import cpu_kvcache_gib, is_cpu_backend, server_command, server_env
 
-__all__ = ["ServerStartError", "VLLMServer", "free_port", "serve"]
+__all__ = ["STOP_REPEATS", "ServerStartError", "VLLMServer", "free_port", "serve"]
+
+# A small model can loop on one phrase until its budget ends (a ToM state of 7,600 tokens of
+# "budget_"); vLLM stops such a reply (finish reason "repetition") once its last tokens are one
+# n-gram of up to 64 tokens repeated 8 times. A reply that valid is never that repetitive.
+STOP_REPEATS = {"max_pattern_size": 64, "min_count": 8}
 
 
 class ServerStartError(RuntimeError):
@@ -124,9 +129,14 @@ class VLLMServer:
         return self.process is not None and self.process.poll() is None
 
     def client(self, **kwargs: Any) -> OpenAIChatClient:
-        """Return an :class:`OpenAIChatClient` for this server (kwargs go to its constructor)."""
+        """Return an :class:`OpenAIChatClient` for this server (kwargs go to its constructor).
+
+        Its requests ask the server to stop runaway repetition (:data:`STOP_REPEATS`) unless
+        ``extra_body`` says otherwise.
+        """
         if not self.model_name:
             raise RuntimeError("start the server before asking for a client")
+        kwargs.setdefault("extra_body", {"repetition_detection": STOP_REPEATS})
         return OpenAIChatClient(self.model_name, self.base_url, **kwargs)
 
     def start(self) -> VLLMServer:
