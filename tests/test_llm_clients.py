@@ -34,6 +34,7 @@ from sotopia_tom_env.llm.models import served_model_name
 from sotopia_tom_env.llm.server_config import (
     CPU_KVCACHE_GIB,
     cpu_kvcache_gib,
+    omp_binding,
     server_command,
     server_env,
 )
@@ -532,6 +533,20 @@ def test_server_env_sets_cpu_defaults_without_overriding_the_user(monkeypatch):
     assert "VLLM_CPU_OMP_THREADS_BIND" not in server_env(cpu=False)
     monkeypatch.delenv("VLLM_CPU_KVCACHE_SPACE")
     assert server_env(cpu=True, kvcache_gib=7)["VLLM_CPU_KVCACHE_SPACE"] == "7"
+
+
+def test_a_server_pins_its_threads_unless_another_vllm_worker_runs(tmp_path):
+    """Two pinned vLLM CPU servers on the same cores starve each other (benchmarks/cpu_binding.py)."""
+    proc = tmp_path / "proc"
+    for pid, name in [(1, "systemd"), (77, "python"), (80, "VLLM::EngineCore")]:
+        (proc / str(pid)).mkdir(parents=True)
+        (proc / str(pid) / "comm").write_text(name + "\n")
+    (proc / "self").mkdir()  # not a pid
+    mine = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
+    assert omp_binding(proc) == mine
+    (proc / "81").mkdir()
+    (proc / "81" / "comm").write_text("VLLM::Worker\n")
+    assert omp_binding(proc) == "nobind"
 
 
 # --------------------------------------------------------------------------- transformers client
