@@ -42,7 +42,7 @@ __all__ = ["STOP_REPEATS", "ServerStartError", "VLLMServer", "free_port", "serve
 
 # A small model can loop on one phrase until its budget ends (a ToM state of 7,600 tokens of
 # "budget_"); vLLM stops such a reply (finish reason "repetition") once its last tokens are one
-# n-gram of up to 64 tokens repeated 8 times. A reply that valid is never that repetitive.
+# n-gram of up to 64 tokens repeated 8 times. A valid reply is never that repetitive.
 STOP_REPEATS = {"max_pattern_size": 64, "min_count": 8}
 
 
