@@ -67,44 +67,105 @@ def test_default_log_is_private_and_never_follows_a_planted_symlink(tmp_path, mo
     assert len(logs) == 1 and logs[0] != planted.name
 
 
+# Like vLLM while its engine starts: SIGTERM does nothing, and a child process of its own (the
+# engine) ignores it too and does not watch its parent.
+_STUBBORN_SERVER = (
+    "import signal, subprocess, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    "subprocess.Popen([sys.executable, '-c', 'import signal, time; "
+    "signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(120)']); "
+    "print('stub', 'up', flush=True); time.sleep(120)"
+)
+_STUBS = {"obliging": "import time; print('stub', 'up', flush=True); time.sleep(120)",
+          "stubborn": _STUBBORN_SERVER}  # fmt: skip
+
 _ORPHAN_PARENT = """
 import sys, time
 from sotopia_tom_env.llm import server as srv
 srv.resolve_model = lambda model: "stub-model"
 srv.is_cpu_backend = lambda device: True
-srv.server_command = lambda *a, **k: [sys.executable, "-c", "import time; time.sleep(120)"]
-server = srv.VLLMServer(log_path=sys.argv[1])
+srv.server_command = lambda *a, **k: [sys.executable, "-c", sys.argv[2]]
+server = srv.VLLMServer(log_path=sys.argv[1], stop_grace_s=1)
 server._launch()
 print(server.process.pid, flush=True)
 time.sleep(120)
 """
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="the parent-death signal is Linux's")
-@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
-def test_a_server_never_outlives_a_killed_parent(tmp_path, signal_name):
-    """``atexit`` never runs in a killed process; the kernel's parent-death signal still does."""
-    import signal
-    import subprocess
+def _wait_until_up(log, timeout_s: float = 20) -> None:
+    """Wait for the stub's output (not its command line, which the log also holds)."""
     import time
 
-    parent = subprocess.Popen([sys.executable, "-c", _ORPHAN_PARENT, str(tmp_path / "log")],
+    deadline = time.monotonic() + timeout_s
+    while "stub up" not in (log.read_text() if log.exists() else ""):
+        assert time.monotonic() < deadline, "the stub server never started"
+        time.sleep(0.05)
+
+
+def _group_gone(pgid: int, timeout_s: float) -> bool:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the parent-death signal is Linux's")
+@pytest.mark.parametrize("stub", sorted(_STUBS))
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+def test_a_server_never_outlives_a_killed_parent(tmp_path, signal_name, stub):
+    """``atexit`` never runs in a killed process; the kernel's parent-death signal still does,
+    and takes down the server's whole group even when the server ignores it."""
+    import signal
+    import subprocess
+
+    log = tmp_path / "log"
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHAN_PARENT, str(log), _STUBS[stub]],
                               stdout=subprocess.PIPE, text=True)  # fmt: skip
     try:
-        child = int(parent.stdout.readline())
-        os.killpg(child, 0)  # the stub server runs, in its own process group
+        group = int(parent.stdout.readline())
+        _wait_until_up(log)
         parent.send_signal(getattr(signal, signal_name))
         parent.wait(timeout=30)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                os.killpg(child, 0)
-            except ProcessLookupError:
-                return
-            time.sleep(0.1)
-        pytest.fail(f"the server (pid {child}) outlived its parent killed by {signal_name}")
+        assert _group_gone(group, timeout_s=20), f"the server outlived its parent ({signal_name})"
     finally:
         parent.kill()
+
+
+def test_stop_takes_down_a_server_that_ignores_sigterm(tmp_path, monkeypatch):
+    import time
+
+    from sotopia_tom_env.llm import server as srv
+
+    monkeypatch.setattr(srv, "resolve_model", lambda model: "stub-model")
+    monkeypatch.setattr(srv, "is_cpu_backend", lambda device: True)
+    monkeypatch.setattr(
+        srv, "server_command", lambda *a, **k: [sys.executable, "-c", _STUBBORN_SERVER]
+    )
+    server = VLLMServer(log_path=tmp_path / "log", stop_grace_s=1)
+    server._launch()
+    group = server.process.pid
+    _wait_until_up(server.log_path)
+    started = time.monotonic()
+    server.stop()
+    assert _group_gone(group, timeout_s=0), "stop() returned with processes of the group alive"
+    assert time.monotonic() - started < 10
+
+
+def test_the_guard_exits_with_the_server_status(tmp_path):
+    import subprocess
+
+    from sotopia_tom_env.llm.server import _GROUP_GUARD
+
+    run = [sys.executable, str(_GROUP_GUARD), "1", "--", sys.executable, "-c"]
+    assert subprocess.run([*run, "raise SystemExit(3)"], timeout=30).returncode == 3
+    killed = "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"
+    assert subprocess.run([*run, killed], timeout=30).returncode == 128 + 9
 
 
 class City(BaseModel):

