@@ -107,6 +107,19 @@ class FaultServer:
             self._script = list(script)
             self.default = default or self.default
 
+    def request_count(self, expected: int, timeout_s: float = 5.0) -> int:
+        """The number of chat requests, once ``expected`` have arrived or ``timeout_s`` passed.
+
+        A client that gave up on an attempt (its deadline is short) may return before the
+        server's handler thread, slow on a busy machine, has logged that request; counting at
+        once would then miss it. Waits a little past ``expected`` too, so extras are seen.
+        """
+        deadline = time.monotonic() + timeout_s
+        while len(self.requests) < expected and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.1)
+        return len(self.requests)
+
     def counts(self) -> Counter[str]:
         """Chat requests answered so far, by fault."""
         with self._lock:
