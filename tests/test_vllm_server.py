@@ -11,10 +11,13 @@ import asyncio
 import importlib.util
 import os
 import random
+import signal
 import socket
 import stat
+import subprocess
 import sys
 import tempfile
+import time
 from typing import Annotated, Literal
 
 import pytest
@@ -93,8 +96,6 @@ time.sleep(120)
 
 def _wait_until_up(log, timeout_s: float = 20) -> None:
     """Wait for the stub's output (not its command line, which the log also holds)."""
-    import time
-
     deadline = time.monotonic() + timeout_s
     while "stub up" not in (log.read_text() if log.exists() else ""):
         assert time.monotonic() < deadline, "the stub server never started"
@@ -102,8 +103,6 @@ def _wait_until_up(log, timeout_s: float = 20) -> None:
 
 
 def _group_gone(pgid: int, timeout_s: float) -> bool:
-    import time
-
     deadline = time.monotonic() + timeout_s
     while True:
         try:
@@ -121,9 +120,6 @@ def _group_gone(pgid: int, timeout_s: float) -> bool:
 def test_a_server_never_outlives_a_killed_parent(tmp_path, signal_name, stub):
     """``atexit`` never runs in a killed process; the kernel's parent-death signal still does,
     and takes down the server's whole group even when the server ignores it."""
-    import signal
-    import subprocess
-
     log = tmp_path / "log"
     parent = subprocess.Popen([sys.executable, "-c", _ORPHAN_PARENT, str(log), _STUBS[stub]],
                               stdout=subprocess.PIPE, text=True)  # fmt: skip
@@ -138,8 +134,6 @@ def test_a_server_never_outlives_a_killed_parent(tmp_path, signal_name, stub):
 
 
 def test_stop_takes_down_a_server_that_ignores_sigterm(tmp_path, monkeypatch):
-    import time
-
     from sotopia_tom_env.llm import server as srv
 
     monkeypatch.setattr(srv, "resolve_model", lambda model: "stub-model")
@@ -158,8 +152,6 @@ def test_stop_takes_down_a_server_that_ignores_sigterm(tmp_path, monkeypatch):
 
 
 def test_the_guard_exits_with_the_server_status(tmp_path):
-    import subprocess
-
     from sotopia_tom_env.llm.server import _GROUP_GUARD
 
     run = [sys.executable, str(_GROUP_GUARD), "1", "--", sys.executable, "-c"]
