@@ -1,6 +1,7 @@
 """Players: the policy protocol, scripted players, the prompted strategies and an episode runner."""
 
 from policies.base import Policy
+from policies.observable import ObservablePlayer
 from policies.play import EpisodeResult, play_episode, play_many
 from policies.prompted import STRATEGIES, PromptedPolicy
 from policies.registry import POLICIES, SCRIPTED, Setup, make_policy
@@ -16,6 +17,7 @@ __all__ = [
     # scripted players
     "IdealPlayer",
     "LeakyPlayer",
+    "ObservablePlayer",
     "RandomPlayer",
     "SilentPlayer",
     # prompted strategies

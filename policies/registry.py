@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from policies.base import Policy
+from policies.observable import ObservablePlayer
 from policies.prompted import STRATEGIES, PromptedPolicy
 from policies.scripted import IdealPlayer, LeakyPlayer, RandomPlayer, SilentPlayer
 from policies.trained import parse_trained
@@ -36,11 +37,12 @@ POLICIES: dict[str, Callable[[Setup], Policy]] = {
     "silent": lambda s: SilentPlayer(s.agent),
     "ideal": lambda s: IdealPlayer(s.agent, s.scenario),
     "leaky": lambda s: LeakyPlayer(s.agent, s.scenario),
+    "observable": lambda s: ObservablePlayer(s.agent),  # reads its observation only
     **{name: (lambda s, name=name: _prompted(s, s.client, name)) for name in STRATEGIES},
 }
 """Factories by name: scripted players and the prompted strategies (which need ``client``)."""
 
-SCRIPTED = frozenset({"random", "silent", "ideal", "leaky"})
+SCRIPTED = frozenset({"random", "silent", "ideal", "leaky", "observable"})
 
 
 def make_policy(name: str, setup: Setup) -> Policy:

@@ -67,11 +67,13 @@ def scenario_rows(loaded: list[Scenario], sector: str | None = None) -> list[dic
 def policy_rows() -> list[dict[str, Any]]:
     """Every policy name ``--policy``/``--policies`` accepts, and every judge ``--judge`` does."""
     from policies import SCRIPTED
+    from policies.observable import ObservablePlayer
     from policies.prompted import STRATEGIES
     from policies.scripted import IdealPlayer, LeakyPlayer, RandomPlayer, SilentPlayer
     from sotopia_tom_env.bench.judging import JUDGES
 
-    players = {p.name: p for p in (RandomPlayer, SilentPlayer, IdealPlayer, LeakyPlayer)}
+    kinds = (RandomPlayer, SilentPlayer, IdealPlayer, LeakyPlayer, ObservablePlayer)
+    players = {p.name: p for p in kinds}
     rows = [
         {"kind": "scripted", "name": name, "about": _first_line(players[name].__doc__)}
         for name in sorted(SCRIPTED)

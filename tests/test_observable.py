@@ -1,0 +1,159 @@
+"""The observable teacher: it reads only its own seat's view, and plays well from it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+from typing import Any
+
+import pytest
+
+import scenarios
+import sotopia_tom_env
+from policies import ObservablePlayer, make_policy, play_episode
+from policies.observable import objective_questions
+from policies.registry import Setup
+from scenarios import Scenario
+from sotopia_tom_env import AgentAction
+from sotopia_tom_env.seat import read_seat
+
+GOLD = scenarios.load("gold")
+
+
+def _scramble(s: Scenario, seat: int, rng: random.Random) -> Scenario:
+    """``s`` with every field seat ``seat`` cannot see changed, its own brief kept.
+
+    Other agents' fact names, values and sensitivities, their objectives and sharing policies,
+    and every agent's evaluation targets (the seat's own included) are replaced.
+    """
+    data = s.model_dump()
+    for i, agent in enumerate(data["agents"]):
+        post = agent["post_interaction_knowledge"]
+        if i != seat:
+            renamed = {
+                f"Undisclosed ledger {i}-{k} {rng.randrange(10**6)}": {
+                    "value": f"Code ZX-{rng.randrange(10**4)} worth ${rng.randrange(1, 999)}M",
+                    "sensitivity": rng.choice(["public", "private"]),
+                }
+                for k, _ in enumerate(agent["pre_interaction_knowledge"])
+            }
+            agent["pre_interaction_knowledge"] = renamed
+            names = list(renamed)
+            agent["goals"]["primary_objective"] = f"Hidden aim {rng.random()} about {names[0]}."
+            agent["goals"]["sharing_policy"] = {
+                "what_to_share": names[:1],
+                "what_not_to_share": names[1:],
+            }
+        post["desired_knowledge"] = [f"Scrambled need {rng.random()}"]
+        post["cannot_know_knowledge"] = [f"Scrambled secret {rng.random()}"]
+    return Scenario.model_validate(data)
+
+
+class _Replay:
+    """Replays a recorded sequence of actions, one per turn."""
+
+    name = "replay"
+
+    def __init__(self, agent: str, actions: list[Any]) -> None:
+        self.agent, self.actions = agent, list(actions)
+
+    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
+        """Nothing to prepare."""
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Any:
+        """The next recorded action."""
+        return self.actions.pop(0) if self.actions else AgentAction.none()
+
+
+class _Recorder(ObservablePlayer):
+    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
+        super().reset(observation, info)
+        self.log: list[AgentAction] = []
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
+        action = await super().act(observation, info)
+        self.log.append(action)
+        return action
+
+
+def _play(scenario: Scenario, players: dict[str, Any]) -> None:
+    env = sotopia_tom_env.parallel_env(
+        scenarios=[scenario], reward_fn=None, max_turns=30, review_scenarios=False
+    )
+    asyncio.run(play_episode(env, players, scenario=scenario))
+
+
+@pytest.mark.parametrize("index", range(0, 160, 20))
+def test_actions_do_not_change_when_hidden_fields_are_scrambled(index: int) -> None:
+    """Replay the other seats' recorded messages over a scenario whose hidden fields differ."""
+    s = GOLD[index]
+    ids = [f"agent_{i}" for i in range(len(s.agents))]
+    original = {a: _Recorder(a) for a in ids}
+    _play(s, original)
+    rng = random.Random(index)
+    for seat, me in enumerate(ids):
+        scrambled = _scramble(s, seat, rng)
+        assert scrambled.agents[seat] != s.agents[seat]  # its evaluation targets changed too
+        replay = {a: _Replay(a, original[a].log) for a in ids if a != me}
+        player = _Recorder(me)
+        _play(scrambled, {**replay, me: player})
+        assert player.log == original[me].log, f"{s.id} {me} acted on a field it cannot see"
+
+
+def test_it_is_built_without_the_scenario() -> None:
+    """The registry gives it the seat id only; the scenario never reaches it."""
+    player = make_policy("observable", Setup(agent="agent_1", scenario=GOLD[0]))
+    assert isinstance(player, ObservablePlayer)
+    assert "scenario" not in vars(player)
+
+
+def test_private_facts_go_by_direct_message_and_secrets_never_leave() -> None:
+    s = GOLD[3]
+    env = sotopia_tom_env.parallel_env(scenarios=[s], max_turns=30)
+    result = asyncio.run(play_episode(env, lambda a, sc: ObservablePlayer(a), scenario=s))
+    for m in result.transcript.messages:
+        sender = s.agents[int(m.sender.rsplit("_", 1)[1])]
+        for name in sender.goals.sharing_policy.what_not_to_share:
+            assert sender.pre_interaction_knowledge[name].text not in m.text
+        for name, item in sender.pre_interaction_knowledge.items():
+            if item.sensitivity == "private" and f"{name}: {item.text}" in m.text:
+                assert m.recipients, f"{m.id} posts a private fact publicly"
+
+
+def test_objective_questions_drop_the_lead_and_probes() -> None:
+    objective = (
+        "To decide whether to settle, I need counsel's view of the likely verdict and what "
+        "trial would cost. I also want to probe, without asking for restricted specifics, "
+        "how low they would go."
+    )
+    assert objective_questions(objective) == [
+        "counsel's view of the likely verdict and what trial would cost"
+    ]
+
+
+def test_read_seat_recovers_the_brief_and_messages() -> None:
+    # Silver's roles hold commas ("Controller, Suburban Clinics"), as recipient lists do.
+    s = next(x for x in scenarios.load("silver") if sum("," in r for r in x.roles) >= 2)
+    env = sotopia_tom_env.parallel_env(scenarios=[s], max_turns=30)
+    obs, infos = env.reset(options={"scenario": s})
+    others = [r for r in s.roles if r != s.roles[0]]
+    obs, *_ = env.step({"agent_0": AgentAction.speak("Hello, all.", to=others)})
+    view = read_seat(obs["agent_1"]["text"], infos["agent_1"]["participants"])
+    me = s.agents[1]
+    assert view.role == me.role and view.objective == me.goals.primary_objective
+    assert [f.name for f in view.facts] == list(me.pre_interaction_knowledge)
+    assert view.may_share == tuple(me.goals.sharing_policy.what_to_share)
+    assert view.messages[0].to == tuple(others) and view.messages[0].text == "Hello, all."
+
+
+def test_it_scores_well_on_a_gold_slice() -> None:
+    """A quick guard on the teacher's quality (the full 160-scenario row is in docs)."""
+    env = sotopia_tom_env.parallel_env(scenarios=GOLD, max_turns=30)
+    cms = []
+    for s in GOLD[::8]:
+        r = asyncio.run(play_episode(env, lambda a, sc: ObservablePlayer(a), scenario=s))
+        scores = next(iter(r.final_infos.values()))["scores"]
+        cms.append(scores["CM"])
+        assert scores["CPV"] <= 0.05
+    assert statistics.mean(cms) >= 0.75 and min(cms) > 0
