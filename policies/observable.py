@@ -66,7 +66,7 @@ class ObservablePlayer:
         self.participants = dict(info["participants"])
         view = read_seat(observation["text"], self.participants)
         self.queue: list[tuple[str, tuple[str, ...]]] = []
-        public, private = _shareable(view)
+        public, private, _, _ = view.by_rule()
         if public:
             self.queue.append((_sharing(public), ()))
         questions = [f"Could you tell me {q}?" for q in objective_questions(view.objective)]
@@ -135,14 +135,6 @@ def objective_questions(objective: str) -> list[str]:
         if len(body.split()) >= 2:
             out.append(body[0].lower() + body[1:])
     return out
-
-
-def _shareable(view: SeatView) -> tuple[list[Fact], list[Fact]]:
-    """The facts on its may-share list, public ones and private ones (must-not wins)."""
-    barred = {f.name for n in view.must_not if (f := view.fact(n))}
-    facts = [f for n in view.may_share if (f := view.fact(n)) and f.name not in barred]
-    facts = list(dict.fromkeys(facts))
-    return [f for f in facts if not f.private], [f for f in facts if f.private]
 
 
 def _sharing(facts: list[Fact]) -> str:

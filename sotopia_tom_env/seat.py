@@ -50,6 +50,7 @@ class SeatView:
 
     Attributes:
         role: the seat's role.
+        ids: role -> agent id, for every participant (the env's ``to`` accepts either).
         others: the other participants' roles, in seat order.
         goal: the shared goal line.
         domains: knowledge domain -> owner roles, as the shared context lists them.
@@ -62,6 +63,7 @@ class SeatView:
     """
 
     role: str
+    ids: dict[str, str]
     others: tuple[str, ...]
     goal: str
     domains: dict[str, tuple[str, ...]]
@@ -80,13 +82,25 @@ class SeatView:
         key = _norm(name)
         return next((f for f in self.facts if _norm(f.name) == key), None)
 
+    def by_rule(self) -> tuple[list[Fact], list[Fact], list[Fact], list[Fact]]:
+        """Its facts by sharing rule: public shareable, private shareable, never, unlisted.
 
-def read_seat(text: str, participants: Mapping[str, str]) -> SeatView:
+        A fact on both lists is never shared: the must-not-share list wins.
+        """
+        never = list(dict.fromkeys(f for n in self.must_not if (f := self.fact(n))))
+        may = [f for n in self.may_share if (f := self.fact(n)) and f not in never]
+        may = list(dict.fromkeys(may))
+        other = [f for f in self.facts if f not in never and f not in may]
+        return [f for f in may if not f.private], [f for f in may if f.private], never, other
+
+
+def read_seat(text: str, participants: Mapping[str, str] | None = None) -> SeatView:
     """Parse an env observation text into a :class:`SeatView`.
 
     Args:
         text: ``observation["text"]`` as the env wrote it.
-        participants: agent id -> role, as ``infos[agent]["participants"]`` gives it at reset.
+        participants: agent id -> role, as ``infos[agent]["participants"]`` gives it at reset;
+            by default read from the observation's participants line.
 
     Raises:
         ValueError: if the text is not an observation the env wrote (no role line).
@@ -96,11 +110,14 @@ def read_seat(text: str, participants: Mapping[str, str]) -> SeatView:
     role = _after(brief, "ROLE: ")
     if role is None:
         raise ValueError("not an env observation: no 'ROLE:' line in its brief")
+    if participants is None:
+        participants = _participants(_after(brief, "Participants: ") or "")
     roles = list(participants.values())
     messages = tuple(m for m in (_message(line, roles) for line in lines) if m is not None)
     step = _STEP.search(status)
     return SeatView(
         role=role,
+        ids={r: a for a, r in participants.items()},
         others=tuple(r for r in roles if r != role),
         goal=_after(brief, "Goal: ") or "",
         domains=_domains(brief, roles),
@@ -114,6 +131,21 @@ def read_seat(text: str, participants: Mapping[str, str]) -> SeatView:
         acting="It is your turn" in status,
         left=frozenset(m.sender for m in messages if m.left),
     )
+
+
+def _participants(line: str) -> dict[str, str]:
+    """``"A (agent_0), B (agent_1)"`` -> id -> role; ids run from agent_0 in order."""
+    out, rest, i = {}, line, 0
+    while rest:
+        nxt = rest.find(f" (agent_{i + 1}), ")
+        mark = f" (agent_{i})"
+        end = rest.rfind(mark, 0, nxt if nxt >= 0 else len(rest))
+        if end < 0:
+            break
+        out[f"agent_{i}"] = rest[:end]
+        rest = rest[end + len(mark) :].removeprefix(", ")
+        i += 1
+    return out
 
 
 def _norm(s: str) -> str:
