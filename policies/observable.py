@@ -15,8 +15,8 @@ Its plan, in order:
    private channel (right for private and public items alike);
 3. follow up: when a message names a fact whose name shares a word with its objective, ask
    its sender for that fact by name, by direct message;
-4. wait; leave once every other participant has had its turns since the last question and
-   nothing new reached it for ``patience`` turns.
+4. wait; leave once every other participant has had a turn since its last message and
+   nothing new reached it for ``patience`` of its turns.
 
 It never writes a fact on its must-not-share list, and never answers beyond its plan.
 """
@@ -48,71 +48,93 @@ _SPLIT = re.compile(r"(?<=[.!?;])\s+")
 class ObservablePlayer:
     """Shares what it may and asks from its own objective, reading nothing but its observation.
 
-    See the module docstring for its plan.
+    See the module docstring for its plan. What is left to say is read from the messages the
+    seat has sent (a fact is said once its value appears in one of them, a question once its
+    words do), and its only memory is two counts over the observations it has been given:
+    its turns since its last message and its turns in a row with nothing new from others.
+    So it can take over a seat at any point, and label a state another player reached with
+    what it would do there (:meth:`label`).
 
     Args:
         agent: the seat it plays.
-        patience: silent turns of its own, with nothing new seen, before it leaves.
+        patience: its own turns in a row with nothing new from others before it leaves.
     """
 
     name = "observable"
 
-    def __init__(self, agent: AgentID, patience: int = 1) -> None:
+    def __init__(self, agent: AgentID, patience: int = 2) -> None:
         self.agent = agent
         self.patience = patience
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
-        """Read the brief and plan the opening messages."""
-        self.participants = dict(info["participants"])
-        view = read_seat(observation["text"], self.participants)
-        self.queue: list[tuple[str, tuple[str, ...]]] = []
-        public, private, _, _ = view.by_rule()
-        if public:
-            self.queue.append((_sharing(public), ()))
-        questions = [f"Could you tell me {q}?" for q in objective_questions(view.objective)]
-        if private or questions:
-            body = " ".join(filter(None, [_sharing(private), *questions]))
-            self.queue.append((body, view.others))
-        self.asked: set[str] = set()  # facts already asked for by name
-        self.seen = 0  # messages seen so far
-        self.quiet = 0  # own turns in a row with nothing new seen
-        self.last_ask_step = 0
+        """Forget the last episode (the brief is read from each observation)."""
+        self.heard = 0  # messages from others seen at its previous turn
+        self.sent = 0  # its own messages seen at its previous turn
+        self.idle = 0  # its turns since it last spoke
+        self.quiet = 0  # its turns in a row with nothing new from others
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
-        """The next planned or follow-up message, else wait or leave."""
-        view = read_seat(observation["text"], self.participants)
-        new = view.messages[self.seen :]
-        self.seen = len(view.messages)
-        self.queue += self._follow_ups(view, new)
-        present = [r for r in view.others if r not in view.left]
-        while self.queue:
-            text, to = self.queue.pop(0)
-            still = tuple(r for r in to if r in present)
-            if to and not still:
-                continue  # everyone it was for has left: never turn a DM into a post
-            self.last_ask_step = info["step"]
-            return AgentAction.speak(text, to=list(still))
-        self.quiet = 0 if [m for m in new if m.sender != view.role] else self.quiet + 1
-        # Everyone else has had a turn since our last message (so could answer it).
-        answered = info["step"] - self.last_ask_step >= len(view.others) + 1
-        return (
-            AgentAction.leave() if answered and self.quiet > self.patience else AgentAction.none()
-        )
+        """The next thing left to say, else wait or leave."""
+        return self.label(observation)
 
-    def _follow_ups(self, view: SeatView, new: tuple) -> list[tuple[str, tuple[str, ...]]]:
-        """Ask by name for facts others mentioned that the objective is about."""
-        want = stems(view.objective)
-        own = {f.name for f in view.facts}
-        out = []
-        for m in new:
-            if m.sender == view.role or m.left:
-                continue
-            for name in _named_facts(m.text):
-                if name in own or name in self.asked or not _about(name, want):
-                    continue
-                self.asked.add(name)
-                out.append((f"Could you confirm the {name}?", (m.sender,)))
-        return out
+    def label(self, observation: dict[str, Any]) -> AgentAction:
+        """What it does on this turn of its seat (call it on every turn of the seat, in order)."""
+        view = read_seat(observation["text"])
+        mine = [m for m in view.messages if m.sender == view.role]
+        heard = len(view.messages) - len(mine)
+        self.quiet = 0 if heard > self.heard else self.quiet + 1
+        self.idle = 0 if len(mine) > self.sent else self.idle + 1
+        self.heard, self.sent = heard, len(mine)
+        action = next_message(view)
+        if action is not None:
+            return action
+        # Everyone else has had a turn since its last message, and nothing came for a while.
+        done = self.idle >= 1 and self.quiet >= self.patience
+        return AgentAction.leave() if done else AgentAction.none()
+
+
+def next_message(view: SeatView) -> AgentAction | None:
+    """The first message of its plan that it has not sent yet, or None."""
+    present = [r for r in view.others if r not in view.left]
+    if not present:
+        return None
+    said_public = " ".join(m.text for m in view.messages if m.sender == view.role and not m.to)
+    said_dm = " ".join(m.text for m in view.messages if m.sender == view.role and m.to)
+    public, private, _, _ = view.by_rule()
+    public = [f for f in public if f.text not in said_public]
+    if public:
+        return AgentAction.speak(_sharing(public))
+    private = [f for f in private if f.text not in said_dm]
+    questions = [q for q in map(_question, objective_questions(view.objective)) if q not in said_dm]
+    if private or questions:
+        body = " ".join(filter(None, [_sharing(private), *questions]))
+        return AgentAction.speak(body, to=present)
+    for sender, name in _follow_ups(view):
+        if sender in present and _confirm(name) not in said_dm:
+            return AgentAction.speak(_confirm(name), to=[sender])
+    return None
+
+
+def _question(body: str) -> str:
+    return f"Could you tell me {body}?"
+
+
+def _confirm(name: str) -> str:
+    return f"Could you confirm the {name}?"
+
+
+def _follow_ups(view: SeatView) -> list[tuple[str, str]]:
+    """(sender, fact name) of facts others named whose name shares a word with its objective."""
+    want = stems(view.objective)
+    own = {f.name for f in view.facts}
+    out: dict[str, str] = {}
+    for m in view.messages:
+        if m.sender == view.role or m.left:
+            continue
+        for name in _named_facts(m.text):
+            if name not in own and name not in out and _about(name, want):
+                out[name] = m.sender
+    return [(sender, name) for name, sender in out.items()]
 
 
 def objective_questions(objective: str) -> list[str]:

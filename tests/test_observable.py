@@ -157,3 +157,20 @@ def test_it_scores_well_on_a_gold_slice() -> None:
         cms.append(scores["CM"])
         assert scores["CPV"] <= 0.05
     assert statistics.mean(cms) >= 0.75 and min(cms) > 0
+
+
+def test_it_takes_over_a_seat_where_another_player_left_it() -> None:
+    """What is left to say is read from the seat's own messages, not from a plan in memory."""
+    s = GOLD[7]
+    env = sotopia_tom_env.parallel_env(scenarios=[s], reward_fn=None)
+    obs, infos = env.reset(options={"scenario": s})
+    first = ObservablePlayer("agent_0")
+    first.reset(obs["agent_0"], infos["agent_0"])
+    opening = first.label(obs["agent_0"])
+    assert opening.action_type == "speak" and not opening.to  # its public facts
+    obs, *_ = env.step({"agent_0": opening})
+    while env.acting_agents() != ["agent_0"]:
+        obs, *_ = env.step({a: AgentAction.none() for a in env.acting_agents()})
+    fresh = ObservablePlayer("agent_0")  # never saw the opening being chosen
+    fresh.reset(obs["agent_0"], infos["agent_0"])
+    assert fresh.label(obs["agent_0"]).to  # goes on with the direct message, no repeat
