@@ -2,7 +2,8 @@
 
 ``python -m scenarios.datacard gold silver`` (set names or paths) prints the Markdown of
 ``docs/datasets.md``: one section per set, then the lexical diversity table with one column per
-set (:mod:`scenarios.diversity`). The embedding check embeds each scenario (its goal, roles and
+set (:mod:`scenarios.diversity`) and the share of needs the goal line names
+(:mod:`scenarios.goal_line`). The embedding check embeds each scenario (its goal, roles and
 item names) with all-mpnet-base-v2 when its PyPI parts are installed, else all-MiniLM-L6-v2
 (:mod:`scenarios.embedding`; both load offline), and compares mean cosine similarity within
 and across sectors; ``--no-embeddings`` skips it.
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scenarios.diversity import lexical, lexical_table
+from scenarios.goal_line import named_needs
 from scenarios.io import load
 from scenarios.schema import Scenario
 from scenarios.validate import validate_all
@@ -27,6 +29,7 @@ def counts(scenarios: Sequence[Scenario]) -> dict[str, Any]:
     agents = [a for s in scenarios for a in s.agents]
     items = [i for a in agents for i in a.pre_interaction_knowledge.values()]
     reports = validate_all(scenarios)
+    named, needs = named_needs(scenarios)
     by_sector: dict[str, Counter[int]] = defaultdict(Counter)
     for s in scenarios:
         by_sector[s.sector or "unknown"][len(s.agents)] += 1
@@ -44,6 +47,7 @@ def counts(scenarios: Sequence[Scenario]) -> dict[str, Any]:
         "cannot_know_per_agent": _spread(
             [len(a.post_interaction_knowledge.cannot_know_knowledge) for a in agents]
         ),
+        "needs_named_in_goal": {"named": named, "needs": needs},
         "validator_errors": sum(len(r.errors) for r in reports),
         "validator_warnings": sum(len(r.warnings) for r in reports),
     }
@@ -51,6 +55,16 @@ def counts(scenarios: Sequence[Scenario]) -> dict[str, Any]:
 
 def _spread(xs: list[int]) -> dict[str, float]:
     return {"min": min(xs), "mean": round(statistics.mean(xs), 2), "max": max(xs)} if xs else {}
+
+
+def _share(d: dict[str, int]) -> str:
+    share = d["named"] / d["needs"] if d["needs"] else 0.0
+    return f"{share:.1%} ({d['named']:,} / {d['needs']:,})"
+
+
+def goal_line_row(named: dict[str, dict[str, int]]) -> str:
+    """The diversity table's row for the share of needs each set's goal line names."""
+    return "| needs named in the goal line | " + " | ".join(map(_share, named.values())) + " |"
 
 
 def embedding_text(s: Scenario) -> str:
@@ -112,6 +126,7 @@ def markdown(name: str, stats: dict[str, Any], div: dict[str, Any] | None) -> st
         f"- share of private facts: {stats['private_share']}",
         f"- desired items per agent: {stats['desired_per_agent']}",
         f"- cannot-know items per agent: {stats['cannot_know_per_agent']}",
+        f"- needs named in the goal line: {_share(stats['needs_named_in_goal'])}",
         f"- validator: {stats['validator_errors']} errors, {stats['validator_warnings']} warnings",
     ]
     if div:
@@ -134,14 +149,16 @@ def main() -> None:
         help="embedding model; default: all-mpnet-base-v2 if installed, else MiniLM",
     )
     args = parser.parse_args()
-    measures = {}
+    measures, named = {}, {}
     for name in args.sets:
         loaded = load(name)
         div = None if args.no_embeddings else diversity(loaded, args.embedder)
-        print(markdown(name, counts(loaded), div), end="\n\n")
-        measures[name] = lexical(loaded)
+        stats = counts(loaded)
+        print(markdown(name, stats, div), end="\n\n")
+        measures[name], named[name] = lexical(loaded), stats["needs_named_in_goal"]
     print("## Diversity (numbers and codes masked)\n")
     print(lexical_table(measures))
+    print(goal_line_row(named))
 
 
 if __name__ == "__main__":

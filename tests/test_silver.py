@@ -18,6 +18,7 @@ from scenarios.generate.banks import SECTORS, sector_bank
 from scenarios.generate.banks.draw import PLACEHOLDER, ValueDraw
 from scenarios.generate.banks.frames import KINDS
 from scenarios.generate.procedural import SILVER_SEED, _mentions, _render, build_silver
+from scenarios.goal_line import named_in_goal, needs_named_in_goal
 from scenarios.resolve import normalise
 from scenarios.values import atoms
 
@@ -120,6 +121,27 @@ def test_policies_and_targets_follow_the_rules():
             assert not any(
                 name.lower() in objective for name in a.post_interaction_knowledge.desired_knowledge
             )
+
+
+def test_goal_line_names_no_more_needs_than_gold():
+    # Every agent reads the goal; items named there can be copied instead of found out.
+    assert needs_named_in_goal(silver()) <= needs_named_in_goal(gold()) + 0.01
+
+
+def test_the_measure_finds_needs_a_goal_lists():
+    """The way the earlier Silver wrote goals ("weighing the <item>, <item> and <item>")."""
+    listing = [
+        s.model_copy(
+            update={"scenario_goal": f"Decide whether to go ahead, weighing the {_names(s)}."}
+        )
+        for s in silver()[:40]
+    ]
+    assert needs_named_in_goal(listing) == 1.0
+
+
+def _names(s: scenarios.Scenario) -> str:
+    names = [n.lower() for a in s.agents for n in a.post_interaction_knowledge.desired_knowledge]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # --- the generator's knobs --------------------------------------------------------------------
@@ -272,6 +294,18 @@ def test_bank_texts_carry_no_values(sector):
         assert s.kind in KINDS, s
         assert s.stem == s.stem.lower() and not atoms(f"the {s.stem}"), s.stem
         assert not atoms(f"about {s.gist}") and s.stem not in s.gist, s
+
+
+@pytest.mark.parametrize("sector", SECTORS)
+def test_goal_themes_are_abstract(sector):
+    """Every topic has criteria for the goal line, and none names a subject or holds a value."""
+    bank = sector_bank(sector)
+    assert set(bank.themes) == set(bank.by_topic)
+    for themes in bank.themes.values():
+        assert len(themes) >= 3 and len(set(themes)) == len(themes), themes
+        for theme in themes:
+            assert not atoms(theme), theme
+            assert not [s.stem for s in bank.subjects if named_in_goal(s.stem, theme)], theme
 
 
 @pytest.mark.parametrize("sector", SECTORS)

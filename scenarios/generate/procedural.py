@@ -33,6 +33,7 @@ from scenarios.generate.banks import SECTORS, Decision, Role, SectorBank, Subjec
 from scenarios.generate.banks import common as names
 from scenarios.generate.banks.draw import PLACEHOLDER, ValueDraw
 from scenarios.generate.banks.frames import AT, KINDS, WHEN
+from scenarios.goal_line import named_in_goal
 from scenarios.io import dump, load
 from scenarios.resolve import normalise
 from scenarios.schema import Scenario
@@ -233,12 +234,12 @@ def _compose(
     record = {
         "scenario_id": sid,
         "sector": bank.name,
-        "scenario_goal": _goal(decision, agents, rng),
+        "scenario_goal": _goal(bank, decision, agents, rng),
         "knowledge_domain_map": domains,
         "agents": [_agent_record(i, a, agents, knobs, rng) for i, a in enumerate(agents)],
     }
     s = Scenario.model_validate(record)
-    return s if _checkable(s) and not check(s) else None
+    return s if _checkable(s) and not _names_a_need(s) and not check(s) else None
 
 
 def _pick_roles(
@@ -395,16 +396,28 @@ def _spread(pool: list[tuple[int, str]], k: int, used: dict, rng: random.Random)
     return [name for _, name in sorted(picked, key=pool.index)]
 
 
-def _goal(decision: Decision, agents: list[_Agent], rng: random.Random) -> str:
-    private = {k for a in agents for k in a.private}
-    desired = list(dict.fromkeys(k for a in agents for k in a.desired))
-    # Criteria come from the facts the agents need; public ones read more naturally in a goal.
-    ranked = sorted(desired, key=lambda k: (k in private, rng.random()))
-    picks = ranked[: rng.choice((3, 4))]
-    rng.shuffle(picks)
-    criteria = _join([_lower(k) for k in picks])
+def _goal(bank: SectorBank, decision: Decision, agents: list[_Agent], rng: random.Random) -> str:
+    """The decision and 3-4 criteria, stated as Gold states them: themes, not item names.
+
+    Naming the needed items in the goal, which every agent reads, would let a model copy them
+    from the goal line instead of finding out who holds what; Gold names them for 5% of needs.
+    """
     text = PLACEHOLDER.sub(lambda m: rng.choice(m.group(1).split("|")), decision.text)
+    criteria = _join([rng.choice(bank.themes[t]) for t in _criteria_topics(agents, rng)])
     return rng.choice(names.GOALS).format(decision=text, criteria=criteria)
+
+
+def _criteria_topics(agents: list[_Agent], rng: random.Random) -> list[str]:
+    """3-4 topics: the ones the agents need, most needed first, then ones they hold."""
+    items = {k: item for a in agents for k, item in a.items.items()}
+    needed = [items[k].subject.topic for a in agents for k in a.desired]
+    # Ties in random order; sorting the set first keeps the draw independent of hash order.
+    ranked = sorted(sorted(set(needed)), key=lambda t: (-needed.count(t), rng.random()))
+    held = sorted({item.subject.topic for item in items.values()} - set(needed))
+    rng.shuffle(held)  # like Gold's criteria, a goal may weigh a concern no one asks about
+    picks = (ranked + held)[: rng.choice((3, 4))]
+    rng.shuffle(picks)
+    return picks
 
 
 def _domains(agents: list[_Agent], rng: random.Random) -> dict[str, str] | None:
@@ -485,6 +498,15 @@ def _keys(text: str) -> tuple[set[str], set[str]]:
     return strong, weak
 
 
+def _names_a_need(s: Scenario) -> bool:
+    """Whether the goal names a desired item (themes never do; a decision text might)."""
+    return any(
+        named_in_goal(name, s.scenario_goal)
+        for a in s.agents
+        for name in a.post_interaction_knowledge.desired_knowledge
+    )
+
+
 @cache
 def _gold_values() -> frozenset[str]:
     """Every gold value (Silver must not repeat one)."""
@@ -495,11 +517,6 @@ def _gold_values() -> frozenset[str]:
 
 def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _lower(name: str) -> str:
-    """Lower the first letter unless the word is an acronym ("EHR downtime" stays)."""
-    return name if name[1:2].isupper() else name[:1].lower() + name[1:]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,6 +1,6 @@
 """The banks the procedural generator draws from: sectors, decisions, roles and subjects.
 
-Each sector module (``healthcare``, ``finance``, ...) defines five constants:
+Each sector module (``healthcare``, ``finance``, ...) defines six constants:
 
 * ``DECISIONS``: ``(clusters, text)`` pairs; ``text`` completes "whether to ..." and may hold
   ``{a|b}`` alternatives; ``clusters`` names the role clusters the decision involves ("A", "B"
@@ -15,6 +15,9 @@ Each sector module (``healthcare``, ``finance``, ...) defines five constants:
 * ``ROLES``: :class:`Role` entries built with :func:`role`: title cores, cluster, domains,
   purposes, and the topics the role *holds* (its facts come from them) and *needs* (its
   desired items come from other agents' facts on them).
+* ``THEMES``: topic -> criteria separated by ``" / "``: abstract concerns the goal line weighs
+  ("patient flow / bed availability"), never the subject of an item, so the goal says what
+  matters without naming what the agents must find out.
 * ``ORG_TAILS``: endings of the organisation names the sector's ``{org}`` placeholders get.
 
 Example:
@@ -83,6 +86,7 @@ class SectorBank:
     units: tuple[str, ...]
     subjects: tuple[Subject, ...]
     org_tails: tuple[str, ...]
+    themes: dict[str, tuple[str, ...]]
 
     @cached_property
     def by_topic(self) -> dict[str, tuple[Subject, ...]]:
@@ -152,6 +156,7 @@ def sector_bank(name: str) -> SectorBank:
         subject(topic, line) for topic, text in module.TOPICS.items() for line in _lines(text)
     )
     units = tuple(u.strip() for u in module.UNITS.split("/") if u.strip())
+    themes = {t: tuple(x.strip() for x in text.split(" / ")) for t, text in module.THEMES.items()}
     return SectorBank(
-        name, decisions, tuple(module.ROLES), units, subjects, tuple(module.ORG_TAILS)
+        name, decisions, tuple(module.ROLES), units, subjects, tuple(module.ORG_TAILS), themes
     )

@@ -54,21 +54,23 @@ TITLE_WORDS = (
 # Seniority words a title may start with ("" keeps the bare title core).
 SENIORITY = ("", "", "", "Senior", "Associate", "Deputy", "Acting", "Interim", "Assistant", "Lead")
 
-# Goal frames; "{decision}" completes "whether to", "{criteria}" joins desired item names. Every
-# frame keeps "whether to" so the decision can be read back (scenarios.diversity.decision).
+# Goal frames; "{decision}" completes "whether to", "{criteria}" joins abstract criteria (topic
+# themes, as Gold's goals weigh "verdict risk, trial cost and insurance coverage"), never item
+# names. Every frame keeps "whether to" so the decision can be read back
+# (scenarios.diversity.decision).
 GOALS = (
-    "Produce a final recommendation on whether to {decision} based on the {criteria}.",
-    "Decide whether to {decision}, weighing the {criteria}.",
-    "Reach a joint recommendation on whether to {decision}, given the {criteria}.",
-    "Recommend whether to {decision}, considering the {criteria}.",
-    "Agree whether to {decision}; the {criteria} should drive the call.",
-    "Settle whether to {decision} after comparing the {criteria}.",
-    "Advise leadership on whether to {decision}, drawing on the {criteria}.",
-    "Work out together whether to {decision}, using the {criteria}.",
-    "Give a go or no-go on whether to {decision}, with the {criteria} in view.",
-    "Put a recommendation to the board on whether to {decision}; weigh the {criteria}.",
-    "Determine whether to {decision}. Base the answer on the {criteria}.",
-    "Come to one view on whether to {decision}, taking into account the {criteria}.",
+    "Produce a final recommendation on whether to {decision} based on {criteria}.",
+    "Decide whether to {decision}, weighing {criteria}.",
+    "Reach a joint recommendation on whether to {decision}, given {criteria}.",
+    "Recommend whether to {decision}, considering {criteria}.",
+    "Agree whether to {decision}; {criteria} should drive the call.",
+    "Settle whether to {decision} after reviewing {criteria}.",
+    "Advise leadership on whether to {decision}, drawing on {criteria}.",
+    "Work out together whether to {decision}, using {criteria}.",
+    "Give a go or no-go on whether to {decision}, with {criteria} in view.",
+    "Put a recommendation to the board on whether to {decision}; weigh {criteria}.",
+    "Determine whether to {decision}. Base the answer on {criteria}.",
+    "Come to one view on whether to {decision}, taking into account {criteria}.",
 )
 
 # "{purpose}" is one of the role's lowercase verb phrases, "{hooks}" the joined desired-item hooks.

@@ -125,6 +125,17 @@ TOPICS = {
     """,
 }
 
+# Criteria the goal line may name for each topic: abstract concerns, never an item's subject.
+THEMES = {
+    "readiness": "fleet readiness / operational availability / mission readiness",
+    "program": "schedule risk / program health / technical maturity",
+    "contracts": "contract terms / acquisition strategy / contracting risk",
+    "security": "security risk / safeguarding of classified work / insider risk",
+    "logistics": "logistics capacity / supply reliability / distribution risk",
+    "personnel": "personnel strength / troop morale / workforce stability",
+    "budget": "funding availability / budget execution / fiscal risk",
+}
+
 ROLES = [
     role(
         "A",

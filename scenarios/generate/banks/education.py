@@ -122,6 +122,17 @@ TOPICS = {
     """,
 }
 
+# Criteria the goal line may name for each topic: abstract concerns, never an item's subject.
+THEMES = {
+    "enrolment": "enrolment outlook / student demand / recruitment pressure",
+    "teaching": "teaching capacity / academic quality / instructional load",
+    "finance": "financial sustainability / budget impact / affordability",
+    "students": "student wellbeing / student support / campus life",
+    "research": "research standing / research funding / scholarly output",
+    "digital": "digital readiness / technology risk / online learning quality",
+    "staff": "staff relations / workforce stability / employee morale",
+}
+
 ROLES = [
     role(
         "A",

@@ -120,6 +120,17 @@ TOPICS = {
     """,
 }
 
+# Criteria the goal line may name for each topic: abstract concerns, never an item's subject.
+THEMES = {
+    "production": "shoot logistics / on-set conditions / filming risk",
+    "talent": "talent relations / cast availability / creative team stability",
+    "audience": "audience appeal / viewer demand / fan response",
+    "distribution": "distribution reach / revenue windows / international sales",
+    "rights": "rights position / ownership risk / licensing exposure",
+    "marketing": "promotional reach / publicity / campaign strength",
+    "venues": "venue capacity / live event safety / ticketing outlook",
+}
+
 ROLES = [
     role(
         "A",

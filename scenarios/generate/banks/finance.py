@@ -117,6 +117,17 @@ TOPICS = {
     """,
 }
 
+# Criteria the goal line may name for each topic: abstract concerns, never an item's subject.
+THEMES = {
+    "credit": "credit risk / asset quality / loan book health",
+    "markets": "market risk / trading conditions / market exposure",
+    "capital": "capital adequacy / balance sheet strength / liquidity position",
+    "compliance": "regulatory exposure / conduct risk / financial crime risk",
+    "clients": "client demand / customer relationships / franchise impact",
+    "operations": "processing resilience / back-office capacity / processing risk",
+    "people": "talent retention / staff morale / people risk",
+}
+
 ROLES = [
     role(
         "A",

@@ -148,6 +148,19 @@ TOPICS = {
     """,
 }
 
+# Criteria the goal line may name for each topic: abstract concerns, never an item's subject.
+THEMES = {
+    "staffing": "nurse staffing / workforce supply / staffing pressure",
+    "quality": "patient safety / quality of care / clinical outcomes",
+    "flow": "patient flow / bed availability / access and throughput",
+    "pharmacy": "medication supply / pharmacy workload / drug spending",
+    "finance": "financial impact / affordability / the revenue picture",
+    "systems": "IT readiness / technology risk / systems stability",
+    "compliance": "regulatory exposure / compliance risk / legal and regulatory risk",
+    "facilities": "facility condition / building readiness / physical plant risk",
+    "strategy": "market position / competitive pressure / strategic fit",
+}
+
 ROLES = [
     role(
         "A",

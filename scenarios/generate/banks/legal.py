@@ -114,6 +114,17 @@ TOPICS = {
     """,
 }
 
+# Criteria the goal line may name for each topic: abstract concerns, never an item's subject.
+THEMES = {
+    "matters": "matter economics / case workload / billing health",
+    "litigation": "litigation risk / likely outcome / exposure to damages",
+    "deals": "deal risk / transaction terms / deal certainty",
+    "firm": "firm economics / partnership stability / firm strategy",
+    "compliance": "professional risk / regulatory obligations / ethics exposure",
+    "clients": "client relationships / client economics / client loyalty",
+    "people": "talent retention / associate morale / people risk",
+}
+
 ROLES = [
     role(
         "A",

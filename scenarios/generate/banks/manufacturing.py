@@ -117,6 +117,17 @@ TOPICS = {
     """,
 }
 
+# Criteria the goal line may name for each topic: abstract concerns, never an item's subject.
+THEMES = {
+    "output": "plant throughput / production capacity / line performance",
+    "quality": "product quality / defect risk / conformance",
+    "supply": "supply security / supplier reliability / material availability",
+    "safety": "worker safety / injury risk / plant safety",
+    "cost": "unit economics / cost pressure / spending discipline",
+    "workforce": "labour relations / workforce stability / staffing levels",
+    "customers": "customer commitments / demand outlook / customer satisfaction",
+}
+
 ROLES = [
     role(
         "A",

@@ -125,6 +125,18 @@ TOPICS = {
     """,
 }
 
+# Criteria the goal line may name for each topic: abstract concerns, never an item's subject.
+THEMES = {
+    "reliability": "service reliability / uptime risk / operational stability",
+    "security": "security posture / security risk / exposure to attack",
+    "cloud": "infrastructure cost / cloud economics / hosting spend",
+    "delivery": "engineering capacity / delivery risk / team throughput",
+    "customers": "customer impact / revenue retention / customer sentiment",
+    "product": "product demand / user uptake / market fit",
+    "privacy": "privacy obligations / data protection risk / regulatory exposure",
+    "people": "staffing and morale / talent risk / team stability",
+}
+
 ROLES = [
     role(
         "A",
