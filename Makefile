@@ -47,7 +47,7 @@ JEMALLOC := $(firstword $(wildcard /usr/lib/*/libjemalloc.so.2 /usr/lib/libjemal
 comma := ,
 train: setup
 	$(if $(JEMALLOC),LD_PRELOAD=$(JEMALLOC) MALLOC_CONF=dirty_decay_ms:-1$(comma)muzzy_decay_ms:-1 THP_MEM_ALLOC_ENABLE=1) \
-	  $(BIN)/sotopia-tom train --config training/configs/cpu-small.yaml
+	  $(BIN)/sotopia-tom train --config training/configs/pipeline-cpu-small.yaml
 
 lint: setup
 	$(BIN)/ruff check .

@@ -61,10 +61,12 @@ def make_policy(name: str, setup: Setup) -> Policy:
         raise ValueError(f"policy {name!r} needs an LLM client")
     if trained is not None:  # the same player, asking the server for the adapter by name
         client = setup.client.with_model(trained.served_name)
-        return _prompted(setup, client, trained.strategy)
+        return _prompted(setup, client, trained.strategy, trained.options)
     return POLICIES[name](setup)
 
 
-def _prompted(setup: Setup, client: Any, strategy: str) -> PromptedPolicy:
-    return PromptedPolicy(setup.agent, client, strategy, options=setup.options,
+def _prompted(setup: Setup, client: Any, strategy: str, trained_with: tuple[str, ...] = ()) -> PromptedPolicy:
+    """A prompted player with the run's options and those its weights were trained with."""
+    options = (*setup.options, *trained_with)
+    return PromptedPolicy(setup.agent, client, strategy, options=options,
                           record_calls=setup.record_calls)  # fmt: skip

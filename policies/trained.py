@@ -2,8 +2,9 @@
 
 A policy named ``trained:PATH`` plays with the adapter in ``PATH`` (a folder holding
 ``adapter_config.json``, as ``training.sft`` and ``training.grpo`` save it) through the same
-prompt builder and reply schema as the prompted players; ``trained:PATH+cot`` combines it with
-another strategy's prompt (``basic`` by default). The local vLLM server loads every adapter the
+prompt builder and reply schema as the prompted players, with the strategy and player options
+its card (``sotopia_tom.json``, written by training) says it was trained with;
+``trained:PATH+cot`` plays another strategy's prompt (``basic`` when there is no card). The local vLLM server loads every adapter the
 run names (``--enable-lora``) and each request names its adapter as the model. Against a server
 you run yourself (``--base-url``), ``PATH`` is the adapter's served name.
 
@@ -34,6 +35,8 @@ from pathlib import Path
 from policies.prompted import STRATEGIES
 
 PREFIX = "trained:"
+CARD = "sotopia_tom.json"
+"""The file next to trained weights that says how the player was trained (strategy, options)."""
 BASE_ADAPTER = "base-model-zero-lora"  # the served name of the zero adapter
 LORA_RANKS = (8, 16, 32, 64, 128, 256, 320, 512)  # the ranks vLLM accepts for --max-lora-rank
 
@@ -43,7 +46,22 @@ class TrainedSpec:
     """A parsed ``trained:PATH[+STRATEGY]`` policy name."""
 
     path: str
-    strategy: str = "basic"
+    chosen: str | None = None  # a strategy named after "+", which wins over the card's
+
+    @property
+    def strategy(self) -> str:
+        """The strategy it plays: the one named, else its card's, else ``basic``."""
+        return self.chosen or self.card().get("strategy", "basic")
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The player options it was trained with (its card's), e.g. ``("compact",)``."""
+        return tuple(self.card().get("options", ()))
+
+    def card(self) -> dict:
+        """The training card saved with the weights, or ``{}`` (older adapters have none)."""
+        path = Path(self.path) / CARD
+        return json.loads(path.read_text()) if path.is_file() else {}
 
     @property
     def served_name(self) -> str:
@@ -67,20 +85,21 @@ def parse_trained(name: str) -> TrainedSpec | None:
 
     Example:
         >>> parse_trained("trained:runs/sft+cot")
-        TrainedSpec(path='runs/sft', strategy='cot')
+        TrainedSpec(path='runs/sft', chosen='cot')
         >>> parse_trained("basic") is None
         True
     """
     if not name.startswith(PREFIX):
         return None
     path, _, strategy = name[len(PREFIX) :].rpartition("+")
+    chosen: str | None = strategy
     if not path:  # no "+": the whole rest is the path
-        path, strategy = strategy, "basic"
+        path, chosen = strategy, None
     if not path:
         raise ValueError(f"{name!r}: give the adapter folder after 'trained:'")
-    if strategy not in STRATEGIES:
-        raise ValueError(f"{name!r}: unknown strategy {strategy!r}; choose from {STRATEGIES}")
-    return TrainedSpec(path, strategy)
+    if chosen is not None and chosen not in STRATEGIES:
+        raise ValueError(f"{name!r}: unknown strategy {chosen!r}; choose from {STRATEGIES}")
+    return TrainedSpec(path, chosen)
 
 
 def check_local(spec: TrainedSpec) -> None:

@@ -4,8 +4,15 @@ import math
 import pytest
 
 import scenarios
-from training.data import ideal_turns
-from training.rollout import COMPONENTS, EnvRollout, Sample, play_from, reward_functions
+from training.rollout import (
+    COMPONENTS,
+    EnvRollout,
+    Sample,
+    finish,
+    play_from,
+    reward_functions,
+    teacher_states,
+)
 from training.state import prompt_key
 
 
@@ -16,7 +23,13 @@ def silver():
 
 @pytest.fixture(scope="module")
 def turns(silver):
-    return {s.scenario_id: ideal_turns(s) for s in silver}
+    """Each scenario's teacher turn states, with the teacher's action at each."""
+    out = {}
+    for s in silver:
+        states = teacher_states([s])
+        actions = [json.loads(text) for _, text in states[-1].history]
+        out[s.scenario_id] = [(st, actions[st.step]) for st in states if st.step < len(actions)]
+    return out
 
 
 class FakeGenerator:
@@ -40,9 +53,11 @@ class FakeGenerator:
 
 
 def _first_share(turns):
-    """A turn whose ideal action is a disclosure, and that action as JSON."""
+    """A turn whose teacher action is a disclosure, and that action."""
     return next(
-        (t, a) for t, a in turns if a.action_type == "speak" and a.argument.startswith("Sharing")
+        (t, a)
+        for t, a in turns
+        if a["action_type"] == "speak" and a["argument"].startswith("Sharing")
     )
 
 
@@ -52,16 +67,17 @@ def _secret(s, seat):
     return f"{name}: {me.pre_interaction_knowledge[name].text}"
 
 
-def test_the_ideal_action_earns_more_than_silence_a_leak_or_garbage(silver, turns):
+def test_the_teacher_action_earns_more_than_silence_a_leak_or_garbage(silver, turns):
     s = silver[0]
-    state, ideal = _first_share(turns[s.scenario_id])
-    good = play_from(state, s, json.dumps(ideal.model_dump()))
+    state, teacher = _first_share(turns[s.scenario_id])
+    good = play_from(state, s, json.dumps(teacher))
     silent = play_from(state, s, '{"action_type": "none", "argument": "", "to": []}')
     leak = play_from(
         state, s, json.dumps({"action_type": "speak", "argument": _secret(s, state.seat), "to": []})
     )
     garbage = play_from(state, s, "I think we should all share {{{")
-    assert good["env_reward"] > silent["env_reward"] > leak["env_reward"]
+    # The teacher says next turn what a silent sample left out, so silence costs only time.
+    assert good["env_reward"] >= silent["env_reward"] > leak["env_reward"]
     assert good["cpv"] == 0 and leak["cpv"] > 0
     assert garbage["malformed"] == 1 and good["malformed"] == 0
     assert garbage["env_reward"] < good["env_reward"]
@@ -95,7 +111,33 @@ def test_only_the_sampled_reply_carries_gradient(silver, turns):
     )
     # exactly the reply's tokens: nothing of the partners' turns or of the env is in the completion
     assert out["completion_ids"] == [[1000 + k for k in range(len(reply.split()))]]
-    assert "env_mask" not in out
+
+
+def test_a_group_whose_samples_tie_is_masked_out_of_the_loss(silver, turns):
+    s = silver[2]
+    state = turns[s.scenario_id][0][0]
+    silent = '{"action_type": "none", "argument": "", "to": []}'
+    leak = json.dumps({"action_type": "speak", "argument": _secret(s, state.seat), "to": []})
+    prompt = [{"role": "user", "content": state.prompt}]
+    tied = EnvRollout([state], silver, FakeGenerator([silent]))([prompt] * 4, None)
+    mixed = EnvRollout([state], silver, FakeGenerator([silent, leak]))([prompt] * 4, None)
+    assert len(set(tied["env_reward"])) == 1 and not any(map(any, tied["env_mask"]))
+    assert all(all(m) for m in mixed["env_mask"])
+
+
+def test_the_teacher_takes_over_after_the_sample_and_reacts_to_it(silver, turns):
+    """What the sample said is not said again; what it left out is said later."""
+    s = silver[0]
+    first = turns[s.scenario_id][0]
+    state, teacher = first
+    assert teacher["argument"].startswith("Sharing") and not teacher["to"]
+    env, _, _ = finish(state, s, json.dumps(teacher), 40, None)
+    mine = [m.text for m in env.transcript.messages if m.sender == state.seat]
+    assert mine.count(teacher["argument"]) == 1
+    silent = '{"action_type": "none", "argument": "", "to": []}'
+    env, _, _ = finish(state, s, silent, 40, None)
+    mine = [m.text for m in env.transcript.messages if m.sender == state.seat]
+    assert mine.count(teacher["argument"]) == 1  # the teacher said it on the seat's next turn
 
 
 def test_reward_columns_feed_trl_and_a_judge_failure_is_unscored(silver, turns):

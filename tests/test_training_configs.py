@@ -6,10 +6,15 @@ import pytest
 
 trl = pytest.importorskip("trl")
 
+from training.dagger import DaggerArguments  # noqa: E402
 from training.grpo import GRPOScriptArguments  # noqa: E402
+from training.pipeline import is_pipeline, stages  # noqa: E402
 from training.sft import SFTScriptArguments  # noqa: E402
 
-CONFIGS = sorted((Path(__file__).parent.parent / "training" / "configs").glob("*.yaml"))
+ALL = sorted((Path(__file__).parent.parent / "training" / "configs").glob("*.yaml"))
+PIPELINES = [p for p in ALL if is_pipeline(p)]
+DAGGER = [p for p in ALL if p.stem.startswith("dagger-")]
+CONFIGS = [p for p in ALL if p not in PIPELINES and p not in DAGGER]
 # GPU configs ask for bf16, which the trainer refuses on a machine without a GPU.
 ON_CPU = ["--bf16", "false", "--use_cpu", "true"]
 
@@ -21,8 +26,6 @@ def test_config_parses(path):
     extra = ON_CPU if "gpu" in path.stem else []
     script, args = trl.TrlParser(kinds).parse_args_and_config(args=["--config", str(path), *extra])
     assert args.output_dir.startswith("runs/train/")
-    if not sft and script.sft_config:
-        assert Path(script.sft_config).is_file() and "sft-" in script.sft_config
     if "gpu" in path.stem and not sft:
         assert script.generator == "trl-vllm" and args.use_vllm
 
@@ -32,3 +35,37 @@ def test_a_bad_generator_is_refused_with_the_fix():
         GRPOScriptArguments(generator="server", use_lora=False)
     with pytest.raises(ValueError, match="generator must be"):
         GRPOScriptArguments(generator="telepathy")
+
+
+@pytest.mark.parametrize("path", PIPELINES, ids=[p.stem for p in PIPELINES])
+def test_each_pipeline_stage_reads_what_the_one_before_wrote(path):
+    """A stage's model, DAgger player or data is an output folder of an earlier stage."""
+    import yaml
+
+    written: list[str] = []
+    for kind, config in stages(path):
+        data = yaml.safe_load(config.read_text())
+        if kind == "dagger":
+            assert data["player"] in written, f"{config}: plays {data['player']}, not trained yet"
+            written.append(data["out"])
+            continue
+        needs = [data.get("model"), data.get("episodes"), *data.get("extra_data", [])]
+        for need in filter(None, needs):
+            if need.startswith("runs/"):
+                assert any(need == w or need.startswith(w + "/") for w in written), (config, need)
+        written.append(data["output_dir"])
+
+
+@pytest.mark.parametrize("path", DAGGER, ids=[p.stem for p in DAGGER])
+def test_dagger_config_parses(path):
+    import yaml
+
+    args = DaggerArguments(**yaml.safe_load(path.read_text()))
+    assert args.out.startswith("runs/train/") and args.every >= 1
+
+
+def test_a_malformed_pipeline_names_the_stage(tmp_path):
+    bad = tmp_path / "p.yaml"
+    bad.write_text("stages:\n  - sft: training/configs/sft-cpu-smoke.yaml\n  - teleport: x.yaml\n")
+    with pytest.raises(ValueError, match="stage 2: unknown kind 'teleport'"):
+        stages(bad)

@@ -1,4 +1,5 @@
 import json
+import re
 
 import pytest
 
@@ -56,12 +57,11 @@ def test_prompts_are_the_prompted_players_and_replies_parse(rows, silver):
         assert reply == compact and reply.startswith('{"action_type":"')
 
 
-def test_the_mix_stresses_dms_and_asks_and_thins_waits_and_leaves(rows):
+def test_the_mix_stresses_the_dm_turn_and_thins_waits_and_leaves(rows):
     raw = kind_counts(rows)
     mixed = kind_counts(mix(rows, MixConfig(upweight=3, keep_none=0.0, keep_leave=0.5)))
     assert raw["share_dm"] and raw["ask_dm"] and raw["leave"]
-    for kind in ("share_dm", "ask_dm"):
-        assert mixed[kind] == 3 * raw[kind]
+    assert mixed["share_dm"] == 3 * raw["share_dm"] and mixed["ask_dm"] == raw["ask_dm"]
     assert mixed["none"] == 0 and mixed["share_public"] == raw["share_public"]
     assert 0 < mixed["leave"] < raw["leave"]
 
@@ -98,3 +98,19 @@ def test_a_regenerated_scenario_with_the_same_id_is_not_served_from_the_cache(tm
     )
     second = build_sft_dataset([silver[0], edited], config, tmp_path)
     assert second != first and "Decide soon." in second.read_text()
+
+
+def test_compact_examples_name_recipients_by_id(silver):
+    rows = turn_examples(silver[:3], options=("compact",))
+    dms = [json.loads(r["completion"][0]["content"]) for r in rows if r["kind"].endswith("_dm")]
+    assert dms and all(to.startswith("agent_") for d in dms for to in d["to"])
+    assert all("Say in public:" in r["prompt"][0]["content"] or "Never say:" in
+               r["prompt"][0]["content"] for r in rows)  # fmt: skip
+
+
+def test_the_teacher_never_asks_by_a_name_its_seat_has_not_seen(rows, silver):
+    """Every fact a reply names is in its prompt: the student has something to copy."""
+    for r in rows:
+        reply = json.loads(r["completion"][0]["content"])
+        for name in re.findall(r"Could you confirm the (.+?)\?", reply["argument"]):
+            assert name in r["prompt"][0]["content"]

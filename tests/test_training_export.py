@@ -56,3 +56,27 @@ def test_the_shipped_adapter_is_small_described_and_servable():
     tensors = safetensors_torch.load_file(weights)
     ranks = {t.shape[0] for name, t in tensors.items() if "lora_A" in name}
     assert ranks == {config["r"]}
+
+
+def test_a_full_fine_tune_ships_as_the_lora_of_its_weight_change(tmp_path):
+    """The extracted adapter's B @ A is the change, when the change has the adapter's rank."""
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    from training.export import extract_lora
+
+    torch.manual_seed(0)
+    name = "model.layers.0.self_attn.q_proj.weight"
+    base = {name: torch.randn(12, 10), "model.norm.weight": torch.ones(10)}
+    change = torch.randn(12, 2) @ torch.randn(2, 10) * 0.1  # rank 2
+    full = {name: base[name] + change, "model.norm.weight": torch.ones(10) * 1.1}
+    for folder, weights in (("base", base), ("full", full)):
+        (tmp_path / folder).mkdir()
+        save_file(weights, str(tmp_path / folder / "model.safetensors"))
+    kept = extract_lora(tmp_path / "full", tmp_path / "base", tmp_path / "lora", rank=2)
+    w = load_file(str(tmp_path / "lora" / "adapter_model.safetensors"))
+    prefix = "base_model.model.model.layers.0.self_attn.q_proj"
+    approx = w[f"{prefix}.lora_B.weight"].float() @ w[f"{prefix}.lora_A.weight"].float()
+    assert kept > 0.999 and torch.allclose(approx, change, atol=2e-2)
+    assert len(w) == 2  # norms are not linear layers: left out
+    assert extract_lora(tmp_path / "full", tmp_path / "base", tmp_path / "r1", rank=1) < kept

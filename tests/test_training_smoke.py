@@ -1,7 +1,8 @@
-"""The ``cpu-smoke`` training config end to end (slow): SFT warm start, two GRPO steps, then the
-saved adapter plays a bench episode as ``trained:PATH`` through the local vLLM server.
+"""The ``cpu-smoke`` training pipeline end to end (slow): SFT on the teacher, a DAgger round
+through the local vLLM server, SFT on its labels, two GRPO steps on the student's own states,
+then the saved adapter plays a bench episode as ``trained:PATH`` through the local vLLM server.
 
-Sizes are the config's (tiny lengths, two optimiser steps per stage), so the whole file stays
+Sizes are the configs' (tiny lengths, a few optimiser steps per stage), so the whole file stays
 within a few minutes on two idle cores.
 """
 
@@ -9,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 
 pytest.importorskip("trl")
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
@@ -17,12 +17,17 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 CONFIGS = Path(__file__).parent.parent / "training" / "configs"
 
 
-def _config(tmp_path, name, **changes):
-    """A copy of a shipped config with some keys changed (e.g. the output folder)."""
-    data = yaml.safe_load((CONFIGS / name).read_text())
-    data.update(changes)
-    path = tmp_path / name
-    path.write_text(yaml.safe_dump(data))
+def _pipeline(tmp_path):
+    """The smoke pipeline with every stage's folders moved under ``tmp_path``."""
+    from training.pipeline import stages
+
+    lines = ["stages:"]
+    for kind, config in stages(CONFIGS / "pipeline-cpu-smoke.yaml"):
+        copy = tmp_path / config.name
+        copy.write_text(config.read_text().replace("runs/train/", f"{tmp_path}/"))
+        lines.append(f"  - {kind}: {copy}")
+    path = tmp_path / "pipeline.yaml"
+    path.write_text("\n".join(lines) + "\n")
     return path
 
 
@@ -34,21 +39,32 @@ def _lora_weights(folder):
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
-    from trl import GRPOConfig, TrlParser
-
-    from training.grpo import GRPOScriptArguments, main
+    from training.pipeline import run
 
     tmp = tmp_path_factory.mktemp("train")
-    sft = _config(tmp, "sft-cpu-smoke.yaml", output_dir=str(tmp / "sft"))
-    grpo = _config(tmp, "cpu-smoke.yaml", output_dir=str(tmp / "grpo"), sft_config=str(sft))
-    parser = TrlParser((GRPOScriptArguments, GRPOConfig))
-    out = main(*parser.parse_args_and_config(args=["--config", str(grpo)]))
-    return tmp / "sft", out
+    out = run(_pipeline(tmp))
+    return tmp, out
+
+
+def test_every_stage_wrote_its_output_and_card(trained):
+    tmp, out = trained
+    assert out == tmp / "cpu-smoke"
+    for stage in ("sft-cpu-smoke", "sft-dagger-cpu-smoke", "cpu-smoke"):
+        card = json.loads((tmp / stage / "sotopia_tom.json").read_text())
+        assert card["options"] == ["compact"] and card["strategy"] == "basic"
+    rows = [
+        json.loads(x) for x in (tmp / "dagger-cpu-smoke" / "data.jsonl").read_text().splitlines()
+    ]
+    episodes = (tmp / "dagger-cpu-smoke" / "episodes.jsonl").read_text().splitlines()
+    assert len(episodes) == 2 and rows
+    # each row: the student's own prompt, the teacher's reply in the compact layout's ids
+    assert all("Say in public:" in r["prompt"][0]["content"] or "Never say:" in r["prompt"][0]["content"]
+               for r in rows)  # fmt: skip
 
 
 def test_grpo_moves_the_adapter_and_logs_every_reward_part(trained):
-    sft, grpo = trained
-    before, after = _lora_weights(sft), _lora_weights(grpo)
+    tmp, grpo = trained
+    before, after = _lora_weights(tmp / "sft-dagger-cpu-smoke"), _lora_weights(grpo)
     assert before.keys() == after.keys()
     assert any(not (before[k] == after[k]).all() for k in before), "two GRPO steps changed nothing"
     steps = [e for e in json.loads((grpo / "log_history.json").read_text()) if "loss" in e]

@@ -1,17 +1,19 @@
-"""Warm-start data: the scripted ideal player's turns on Silver, as a prompted player's prompts.
+"""Warm-start data: the observable teacher's turns on Silver, as a prompted player's prompts.
 
 Each example is one acting turn of one agent in an episode where every seat is played by the
-ideal player (``policies.IdealPlayer``). The prompt is exactly what the prompted strategy would
-send on that turn (``policies.prompts.action_prompt`` over the agent's own observation), and the
-completion is the ideal action as the reply JSON the player's schema asks for. A model trained
-on these examples is therefore a drop-in player: same prompt, same reply format.
+observable teacher (``policies.ObservablePlayer``), which decides only from what its seat sees,
+so every word of its reply is in the prompt or follows from it by a rule. (The ``ideal`` player
+acts on ground truth the seat never sees, and a student that imitated it learnt to invent the
+names of the items it asked for.) The prompt is exactly what the prompted strategy would send
+on that turn (``policies.prompts.action_prompt`` over the agent's own observation, in the
+layout the player options choose), and the completion is the teacher's action as the reply JSON
+the player's schema asks for. A model trained on these examples is therefore a drop-in player:
+same prompt, same reply format.
 
-The mix teaches what a plain imitation probe missed (it repeated itself, posted private facts
-publicly and rarely asked): direct messages and asks are repeated ``upweight`` times, silent
-waits are thinned to ``keep_none`` and leaves to ``keep_leave``. Each seat leaves once per
-episode, so kept whole (and repeated, as a first mix did) leaves were a quarter of the set, and
-the model learnt to leave at any turn, its first included; in a 3-agent scenario two leaves
-end the episode before anything is exchanged.
+The mix repeats direct messages and asks ``upweight`` times and thins silent waits to
+``keep_none`` and leaves to ``keep_leave``: each seat leaves once per episode, and kept whole
+and repeated, leaves once taught a student to leave at any turn, its first included (in a
+3-agent scenario two leaves end the episode before anything is exchanged).
 Examples are reproducible from ``seed`` and cached as JSONL keyed by the settings.
 
 Example:
@@ -23,8 +25,8 @@ Example:
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
+import inspect
 import json
 import random
 from collections import Counter
@@ -33,14 +35,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from policies.observable import ObservablePlayer
 from policies.prompts import action_prompt
-from policies.scripted import IdealPlayer
 from scenarios import Scenario
 from sotopia_tom_env import AgentAction, parallel_env
 from training.separation import assert_disjoint_from_gold
 from training.state import TurnState
 
 KINDS = ("share_public", "share_dm", "ask_public", "ask_dm", "leave", "none")
+UPWEIGHTED = ("share_dm", "ask_public")
+"""Kinds repeated ``upweight`` times: the turn that sends private facts and the objective's
+questions by direct message is one per seat, while the follow-up asks (``ask_dm``) are already
+the most common kind of the teacher's turns."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,8 @@ class MixConfig:
 
     Attributes:
         strategy: whose prompt the examples use (a prompted strategy name).
-        upweight: copies of each direct-message and ask turn (the behaviours to stress).
+        options: player options that shape the prompt (``compact`` for the compact layout).
+        upweight: copies of each turn of the :data:`UPWEIGHTED` kinds.
         keep_none: share of silent waiting turns kept (most are uninformative).
         keep_leave: share of leave turns kept (a leave ends a seat's part for good).
         seed: seeds the thinning and the shuffle, so the set is reproducible.
@@ -57,6 +64,7 @@ class MixConfig:
     """
 
     strategy: str = "basic"
+    options: tuple[str, ...] = ()
     upweight: int = 2
     keep_none: float = 0.25
     keep_leave: float = 0.25
@@ -64,13 +72,15 @@ class MixConfig:
     max_turns: int = 40
 
 
-def turn_examples(scenarios: Iterable[Scenario], strategy: str = "basic", max_turns: int = 40):
-    """Every acting turn of ideal self-play on ``scenarios``, one example per turn, in order.
+def turn_examples(scenarios: Iterable[Scenario], strategy: str = "basic", max_turns: int = 40,
+                  options: Sequence[str] = ()) -> list[dict[str, Any]]:  # fmt: skip
+    """Every acting turn of teacher self-play on ``scenarios``, one example per turn, in order.
 
     Args:
         scenarios: training scenarios (checked to be disjoint from Gold first).
         strategy: the prompted strategy whose action prompt is rendered.
         max_turns: episode length cap.
+        options: player options of the prompt (``policies.prompts.PLAYER_OPTIONS``).
 
     Returns:
         A list of dicts with ``prompt`` and ``completion`` in TRL's conversational
@@ -78,59 +88,66 @@ def turn_examples(scenarios: Iterable[Scenario], strategy: str = "basic", max_tu
     """
     chosen = list(scenarios)
     assert_disjoint_from_gold(chosen)
-    return [_example(turn, action) for s in chosen for turn, action in ideal_turns(s, strategy, max_turns)]  # fmt: skip
+    out = []
+    for s in chosen:
+        for turn, action in teacher_turns(s, strategy, max_turns, options):
+            out.append(example(turn, action, s.roles, options))
+    return out
 
 
-def ideal_turns(s: Scenario, strategy: str = "basic", max_turns: int = 40):
-    """Ideal self-play of ``s``: each acting turn as a :class:`TurnState` and the ideal action."""
-    env, obs, infos, players = start_ideal(s, max_turns)
+def teacher_turns(s: Scenario, strategy: str = "basic", max_turns: int = 40,
+                  options: Sequence[str] = ()) -> list[tuple[TurnState, AgentAction]]:  # fmt: skip
+    """Observable-teacher self-play of ``s``: each acting turn as a :class:`TurnState` and action."""
+    env = parallel_env(scenarios=[s], reward_fn=None, max_turns=max_turns)
+    obs, infos = env.reset(options={"scenario": s})
+    teachers = {a: ObservablePlayer(a) for a in env.agents}
+    for a, t in teachers.items():
+        t.reset(obs[a], infos[a])
     out: list[tuple[TurnState, AgentAction]] = []
     while env.agents:
         actions = {}
         for a in env.acting_agents():
-            role = infos[a]["role"]
-            prompt = action_prompt(
-                strategy, role, obs[a]["text"], [r for r in s.roles if r != role]
-            )
-            actions[a] = act(players[a], obs[a], infos[a])
+            prompt = seat_prompt(strategy, obs[a]["text"], infos[a]["role"], s.roles, options)
+            actions[a] = teachers[a].label(obs[a])
             out.append((TurnState(s.scenario_id, a, env.transcript.steps, prompt), actions[a]))
         obs, _, _, _, infos = env.step(actions)
     return out
 
 
-def start_ideal(s: Scenario, max_turns: int, reward: Any = None):
-    """A fresh env on ``s`` (with ``reward``) and an ideal player per seat, all reset."""
-    env = parallel_env(scenarios=[s], reward_fn=reward, max_turns=max_turns)
-    obs, infos = env.reset(options={"scenario": s})
-    players = {a: IdealPlayer(a, s) for a in env.agents}
-    for a, p in players.items():
-        p.reset(obs[a], infos[a])
-    return env, obs, infos, players
+def seat_prompt(strategy: str, text: str, role: str, roles: Sequence[str],
+                options: Sequence[str] = ()) -> str:  # fmt: skip
+    """The action prompt a prompted player of ``role`` sends on a turn with observation ``text``."""
+    others = [r for r in roles if r != role]
+    return action_prompt(strategy, role, text, others, options=options)
 
 
-def act(player: IdealPlayer, obs: dict[str, Any], info: dict[str, Any]) -> AgentAction:
-    """The scripted player's action (its ``act`` is async only to fit the policy protocol)."""
-    return asyncio.run(player.act(obs, info))
-
-
-def reply_text(action: AgentAction) -> str:
+def reply_text(action: AgentAction, ids: dict[str, str] | None = None) -> str:
     """The action as the reply a served player writes: compact JSON, fields in schema order.
 
     A player's reply comes from the server's structured outputs, which allow no whitespace
     between JSON tokens; a model trained on spaced JSON is pushed off its learnt tokens from the
-    first field on, so the examples use the same compact form.
+    first field on, so the examples use the same compact form. ``ids`` (role -> agent id)
+    names the recipients by id, as the compact layout does.
 
     Example:
         >>> reply_text(AgentAction.speak("Hi", to=["CFO"]))
         '{"action_type":"speak","argument":"Hi","to":["CFO"]}'
+        >>> reply_text(AgentAction.speak("Hi", to=["CFO"]), {"CFO": "agent_2"})
+        '{"action_type":"speak","argument":"Hi","to":["agent_2"]}'
     """
-    return json.dumps(action.model_dump(), ensure_ascii=False, separators=(",", ":"))
+    data = action.model_dump()
+    if ids:
+        data["to"] = [ids.get(r, r) for r in data["to"]]
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def _example(turn: TurnState, action: AgentAction) -> dict[str, Any]:
+def example(turn: TurnState, action: AgentAction, roles: Sequence[str],
+            options: Sequence[str] = ()) -> dict[str, Any]:  # fmt: skip
+    """One training row: the turn's prompt and the action as the reply, in the prompt's layout."""
+    ids = {r: f"agent_{i}" for i, r in enumerate(roles)} if "compact" in options else None
     return {
         "prompt": [{"role": "user", "content": turn.prompt}],
-        "completion": [{"role": "assistant", "content": reply_text(action)}],
+        "completion": [{"role": "assistant", "content": reply_text(action, ids)}],
         "scenario_id": turn.scenario_id,
         "agent": turn.seat,
         "step": turn.step,
@@ -159,7 +176,7 @@ def mix(rows: Sequence[dict[str, Any]], config: MixConfig) -> list[dict[str, Any
     for row in rows:
         if row["kind"] in keep:
             out += [row] if rng.random() < keep[row["kind"]] else []
-        elif row["kind"] in ("share_dm", "ask_dm", "ask_public"):
+        elif row["kind"] in UPWEIGHTED:
             out += [row] * config.upweight
         else:
             out.append(row)
@@ -175,17 +192,23 @@ def build_sft_dataset(scenarios: Sequence[Scenario], config: MixConfig, cache_di
     reuse a stale file, and the same inputs always give the same bytes.
     """
     template = action_prompt(config.strategy, "{role}", "{observation}", ["{other}"])
+    template += inspect.getsource(ObservablePlayer) + str(config.options)
     scenario_text = [s.model_dump_json() for s in scenarios]
     key = json.dumps([asdict(config), template, scenario_text]).encode()
     path = Path(cache_dir) / f"sft-{hashlib.sha256(key).hexdigest()[:16]}.jsonl"
     if path.exists():
         return path
-    rows = mix(turn_examples(scenarios, config.strategy, config.max_turns), config)
+    rows = mix(turn_examples(scenarios, config.strategy, config.max_turns, config.options), config)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     tmp.replace(path)  # a killed build never leaves a half-written cache entry
     return path
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The examples of a JSONL file (a cached warm-start set or a DAgger round's data)."""
+    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
 
 
 def kind_counts(rows: Iterable[dict[str, Any]]) -> dict[str, int]:

@@ -1,9 +1,10 @@
 """Sampling backends for the rollout: the trainer's own model in process, or a vLLM server.
 
-Both sample without constrained decoding, so the reply format is learnt, not forced, and the
-policy-gradient terms are computed on the tokens the model really chose. In process needs no
-server (tests, tiny runs); the server batches many episodes' turns at once and is what longer
-runs use.
+The server samples as the benchmark plays: constrained by the reply schema (the env's action
+JSON), so the policy learns what it does when it is evaluated; its completions come back as the
+token ids it chose, so the policy-gradient terms are computed on exactly those tokens. In
+process (no server: tests, tiny runs) samples unconstrained. The server batches many
+episodes' turns at once and is what longer runs use.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from sotopia_tom_env.actions import action_model
+from sotopia_tom_env.llm.client import response_format_payload
 from training.rollout import Sample
 
 
@@ -67,6 +70,9 @@ class InProcessGenerator:
 
 ADAPTER = "policy"
 """The name under which the server serves the adapter being trained."""
+
+REPLY_SCHEMA = response_format_payload(action_model(None))
+"""The structured-output schema the benchmark's players reply under (the paper's free ``to``)."""
 
 
 class ServerGenerator:
@@ -155,7 +161,7 @@ class ServerGenerator:
             async def one(prompt_ids: list[int]) -> dict[str, Any]:
                 body = {"model": ADAPTER, "prompt": prompt_ids, "max_tokens": self.max_new_tokens,
                         "temperature": self.temperature, "top_p": self.top_p,
-                        "return_token_ids": True}  # fmt: skip
+                        "return_token_ids": True, "response_format": REPLY_SCHEMA}  # fmt: skip
                 async with limit:
                     r = await http.post(f"{self.server.base_url}/completions", json=body)
                 r.raise_for_status()

@@ -4,10 +4,12 @@ Launch::
 
     python -m training.grpo --config training/configs/cpu-smoke.yaml
 
-Reads top to bottom: turn states of Silver episodes become the dataset, the env rollout
-(:class:`training.rollout.EnvRollout`) samples each seat's reply and finishes the episode, the
-env's reward (the seat's own ``JudgeReward``) is optimised and its components are logged, then
-the adapter is saved. A run killed midway resumes from its last checkpoint.
+Reads top to bottom: turn states of Silver episodes become the dataset (the student's own
+episodes when ``episodes`` names a ``training.dagger`` record, else the teacher's), the env
+rollout (:class:`training.rollout.EnvRollout`) samples the seat's reply as the benchmark would
+(the reply schema, its temperature) and lets the observable teacher finish the episode, the
+seat's training reward is optimised and its components are logged, then the adapter is saved
+with its card. A run killed midway resumes from its last checkpoint.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from typing import Any
 
 import scenarios
 from sotopia_tom_env.llm.models import resolve_model
-from training.rollout import EnvRollout, reward_functions, turn_states
-from training.sft import last_checkpoint, save_log
+from training.card import write_card
+from training.rollout import EnvRollout, recorded_states, reward_functions, teacher_states
+from training.sft import last_checkpoint, save_log, start_from
 
 
 @dataclass
@@ -40,14 +43,17 @@ class GRPOScriptArguments:
     strategy: str = field(
         default="basic", metadata={"help": "Prompted strategy whose prompt is used."}
     )
-    every: int = field(default=1, metadata={"help": "Keep every N-th turn state of each episode."})
-    max_turns: int = field(default=40, metadata={"help": "Episode length cap in the rollout."})
-    sft_config: str | None = field(
+    options: list[str] = field(
+        default_factory=list, metadata={"help": "Player options of the prompt, e.g. [compact]."}
+    )
+    episodes: str | None = field(
         default=None,
         metadata={
-            "help": "An SFT config to run first (skipped once done); GRPO starts from its adapter."
+            "help": "episodes.jsonl of a training.dagger run: RL on the student's own states."
         },
     )
+    every: int = field(default=1, metadata={"help": "Keep every N-th turn state of each episode."})
+    max_turns: int = field(default=40, metadata={"help": "Episode length cap in the rollout."})
     generator: str = field(
         default="server",
         metadata={
@@ -80,19 +86,14 @@ def main(script_args: GRPOScriptArguments, training_args: Any) -> Path:
 
     from training.allocator import PurgeRetainedPages
 
-    if script_args.sft_config:
-        from training.sft import run_config
-
-        script_args.model = str(run_config(script_args.sft_config))
     chosen = scenarios.load(script_args.scenarios)[: script_args.limit]
-    states = turn_states(chosen, strategy=script_args.strategy, max_turns=script_args.max_turns,
-                         every=script_args.every)  # fmt: skip
+    states = _states(script_args, chosen)
     dataset = Dataset.from_list(
         [{"prompt": [{"role": "user", "content": s.prompt}]} for s in states]
     )
     funcs, weights = reward_functions()
     training_args.reward_weights = weights
-    model, peft_config = _policy(script_args)
+    model, peft_config = start_from(script_args.model, script_args)
     with _generator(script_args, training_args) as generate:
         trainer = GRPOTrainer(
             model=model,
@@ -107,7 +108,17 @@ def main(script_args: GRPOScriptArguments, training_args: Any) -> Path:
         trainer.train(resume_from_checkpoint=last_checkpoint(out))
     trainer.save_model(str(out))
     save_log(trainer, out)
+    write_card(out, strategy=script_args.strategy, options=tuple(script_args.options), stage="grpo")
     return out
+
+
+def _states(args: GRPOScriptArguments, chosen: list[Any]) -> list[Any]:
+    """The turn states to train on: the student's recorded episodes, else the teacher's."""
+    kwargs = {"strategy": args.strategy, "options": args.options, "max_turns": args.max_turns,
+              "every": args.every}  # fmt: skip
+    if args.episodes:
+        return recorded_states(Path(args.episodes), chosen, **kwargs)
+    return teacher_states(chosen, **kwargs)
 
 
 def _generator(args: GRPOScriptArguments, training_args: Any) -> Any:
@@ -134,16 +145,17 @@ def _base_model(args: GRPOScriptArguments) -> str:
     return resolve_model(args.model)
 
 
-def _policy(args: GRPOScriptArguments) -> tuple[Any, Any]:
-    """The model to train and the LoRA config; an SFT adapter folder continues as that adapter."""
-    from training.sft import lora_config
+def run_config(path: str | Path) -> Path:
+    """Run the GRPO stage a YAML config describes; a finished stage is reused, not redone."""
+    from trl import GRPOConfig, TrlParser
 
-    path = Path(args.model) if args.model else None
-    if path is not None and (path / "adapter_config.json").is_file():
-        from peft import AutoPeftModelForCausalLM
+    from training.sft import is_trained
 
-        return AutoPeftModelForCausalLM.from_pretrained(str(path), is_trainable=True), None
-    return resolve_model(args.model), lora_config(args)
+    script_args, training_args = TrlParser((GRPOScriptArguments, GRPOConfig)).parse_args_and_config(
+        args=["--config", str(path)]
+    )
+    out = Path(training_args.output_dir)
+    return out if is_trained(out) else main(script_args, training_args)
 
 
 if __name__ == "__main__":

@@ -2,39 +2,50 @@
 
 **One sample per turn.** A GRPO prompt is one *turn state*: a Silver scenario played up to the
 step where one seat (the trained agent) must act, rendered through the prompted players' own
-prompt builder (``policies.prompts.action_prompt``) from that seat's observation. TRL hands the
-rollout function each prompt ``num_generations`` times (one GRPO group: same scenario, seed and
-turn state). For each copy the rollout
+prompt builder from that seat's observation. The states come from episodes the student itself
+played (``training.dagger`` records their actions), so RL trains where the student's own play
+leads; :func:`teacher_states` gives states of the teacher's episodes for a run without any.
+TRL hands the rollout function each prompt ``num_generations`` times (one GRPO group). For each
+copy the rollout
 
-1. replays the episode to that state (the env is deterministic),
+1. replays the recorded episode to that state (the env is deterministic),
 2. plays the sampled completion as the seat's action, raw, so a malformed reply is parsed by the
    env into ``none`` and costs the format penalty like any other malformed action,
-3. finishes the episode: partners follow their policy, and the seat's later turns follow the
-   continuation policy,
-4. and returns the seat's own episodic reward from the env's ``JudgeReward``, with its components.
+3. finishes the episode with the observable teacher in every seat, the sampled one included:
+   it reads what was said, so it reacts to the sample (it does not repeat a fact the sample
+   shared, and says what the sample left out one turn later),
+4. and returns the seat's own reward from the env's training reward (``training_reward``),
+   with its components.
 
 Only the sampled reply's tokens are returned as ``completion_ids``, so no token of another
-agent or of the env ever carries gradient (no ``env_mask`` is needed).
-
-With the ``ideal`` continuation, the seat's later turns follow the ideal plan *minus the message
-the sample replaced*: the reward measures what the sampled action is worth in place of the ideal
-one (a leak is penalised, a skipped disclosure or ask is lost, a better-timed one gains EFF).
+agent or of the env ever carries gradient. A group whose samples all earned the same reward
+teaches nothing (its advantages are 0); its tokens are masked out of the loss (``env_mask``)
+so that it does not dilute the groups that do.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
+from policies import ObservablePlayer
 from rewards import JudgeReward
 from scenarios import Scenario
-from training.data import act, ideal_turns, start_ideal
+from sotopia_tom_env import parallel_env
+from training.data import seat_prompt, teacher_turns
 from training.separation import assert_disjoint_from_gold
 from training.state import TurnState, prompt_key
 
 COMPONENTS = ("da", "ia", "eff", "cpv", "cm", "malformed")
 """Per-seat score columns returned next to ``env_reward`` (logged by TRL as reward functions)."""
+
+
+def training_reward() -> JudgeReward:
+    """The reward RL optimises: the seat's episodic reward with the dense per-turn terms."""
+    return JudgeReward(dense=True)
 
 
 class Generator(Protocol):
@@ -54,38 +65,91 @@ class Sample:
     text: str
 
 
-def turn_states(scenarios: Sequence[Scenario], *, strategy: str = "basic", max_turns: int = 40,
-                every: int = 1) -> list[TurnState]:  # fmt: skip
-    """Turn states of ideal self-play on ``scenarios``: every ``every``-th acting turn."""
+def teacher_states(scenarios: Sequence[Scenario], *, strategy: str = "basic",
+                   options: Sequence[str] = (), max_turns: int = 40,
+                   every: int = 1) -> list[TurnState]:  # fmt: skip
+    """Turn states of observable-teacher self-play: every ``every``-th acting turn."""
     assert_disjoint_from_gold(scenarios)
     states = []
     for s in scenarios:
-        turns = ideal_turns(s, strategy, max_turns)
-        states += [turn for k, (turn, _) in enumerate(turns) if k % every == 0]
+        turns = teacher_turns(s, strategy, max_turns, options)
+        history = tuple((t.seat, a.model_dump_json()) for t, a in turns)
+        states += [
+            TurnState(t.scenario_id, t.seat, t.step, t.prompt, history[: t.step])
+            for k, (t, _) in enumerate(turns)
+            if k % every == 0
+        ]
+    return states
+
+
+def recorded_states(episodes: Path, scenarios: Sequence[Scenario], *, strategy: str = "basic",
+                    options: Sequence[str] = (), max_turns: int = 30,
+                    every: int = 1) -> list[TurnState]:  # fmt: skip
+    """Turn states of the episodes a player recorded (``training.dagger``'s episodes.jsonl)."""
+    assert_disjoint_from_gold(scenarios)
+    by_id = {s.scenario_id: s for s in scenarios}
+    states = []
+    for line in Path(episodes).read_text().splitlines():
+        record = json.loads(line)
+        s = by_id.get(record["scenario_id"])
+        if s is None:
+            continue
+        actions = [tuple(a) for a in record["actions"]]
+        env = parallel_env(scenarios=[s], reward_fn=None, max_turns=max_turns)
+        obs, infos = env.reset(options={"scenario": s})
+        for step, (agent, text) in enumerate(actions):
+            if not env.agents or env.acting_agents() != [agent]:
+                break  # the record does not fit this env (another scenario text or settings)
+            if step % every == 0:
+                prompt = seat_prompt(
+                    strategy, obs[agent]["text"], infos[agent]["role"], s.roles, options
+                )
+                states.append(TurnState(s.scenario_id, agent, step, prompt, tuple(actions[:step])))
+            obs, _, _, _, infos = env.step({agent: text})
     return states
 
 
 def play_from(state: TurnState, scenario: Scenario, completion: str, max_turns: int = 40,
-              reward: Callable[[], Any] = JudgeReward) -> dict[str, float]:  # fmt: skip
-    """Replay to ``state``, play ``completion`` for its seat, finish; the seat's reward and parts.
+              reward: Callable[[], Any] = training_reward) -> dict[str, float]:  # fmt: skip
+    """Replay to ``state``, play ``completion`` for its seat, let the teacher finish; its reward.
 
     Returns:
         ``env_reward`` (the seat's whole-episode reward) and the :data:`COMPONENTS`
         (``nan`` where the judge failed, so a failure is never a score).
     """
-    env, obs, infos, players = start_ideal(scenario, max_turns, reward())
-    total = 0.0
-    final: dict[str, Any] = {}
+    _, total, final = finish(state, scenario, completion, max_turns, reward())
+    return _columns(total, final)
+
+
+def finish(state: TurnState, scenario: Scenario, completion: str, max_turns: int,
+           reward: Any) -> tuple[Any, float, dict[str, Any]]:  # fmt: skip
+    """The finished env, the seat's summed reward and its last info, after ``completion``.
+
+    Every seat's teacher is given each of its seat's observations from the start, so its
+    counters (turns since it spoke, turns with nothing new) are what they would be had it
+    watched the episode; its actions count only after the sampled turn.
+    """
+    env = parallel_env(scenarios=[scenario], reward_fn=reward, max_turns=max_turns)
+    obs, infos = env.reset(options={"scenario": scenario})
+    teachers = {a: ObservablePlayer(a) for a in env.agents}
+    for a, t in teachers.items():
+        t.reset(obs[a], infos[a])
+    total, final = 0.0, {}
     while env.agents:
-        actions = {}
+        step = env.transcript.steps
+        actions: dict[str, Any] = {}
         for a in env.acting_agents():
-            planned = act(players[a], obs[a], infos[a])
-            is_sample = a == state.seat and env.transcript.steps == state.step
-            actions[a] = completion if is_sample else planned  # the sample replaces the plan
+            label = teachers[a].label(obs[a])
+            if step < state.step:
+                actions[a] = state.history[step][1]
+            elif step == state.step and a == state.seat:
+                actions[a] = completion
+            else:
+                actions[a] = label
         obs, rewards, _, _, infos = env.step(actions)
         total += rewards.get(state.seat, 0.0)
         final = infos.get(state.seat, final)
-    return _columns(total, final)
+    return env, total, final
 
 
 def _columns(total: float, info: dict[str, Any]) -> dict[str, float]:
@@ -99,7 +163,7 @@ def _columns(total: float, info: dict[str, Any]) -> dict[str, float]:
 
 
 class EnvRollout:
-    """TRL ``rollout_func``: sample the seat's turn, finish the episode in the env, score it.
+    """TRL ``rollout_func``: sample the seat's turn, let the teacher finish the episode, score it.
 
     Args:
         states: the turn states behind the training prompts.
@@ -126,9 +190,20 @@ class EnvRollout:
             out["logprobs"].append(sample.logprobs)
             for k, v in {**cols, "seat": state.seat, "state": state.key}.items():
                 out.setdefault(k, []).append(v)
+        out["env_mask"] = _mask_tied_groups(out["state"], out["env_reward"], out["completion_ids"])
         if all(lp is None for lp in out["logprobs"]):
             out["logprobs"] = None  # type: ignore[assignment]  # TRL skips the IS correction
         return out
+
+
+def _mask_tied_groups(states: list[str], rewards: list[float],
+                      completions: list[list[int]]) -> list[list[int]]:  # fmt: skip
+    """Token masks: 0 for every sample of a group whose rewards are all equal, else 1."""
+    groups: dict[str, set[float | str]] = {}
+    for key, r in zip(states, rewards, strict=True):
+        groups.setdefault(key, set()).add(round(r, 9) if r == r else "unscored")
+    return [[0 if len(groups[key]) == 1 else 1] * len(ids)
+            for key, ids in zip(states, completions, strict=True)]  # fmt: skip
 
 
 def column_reward(column: str) -> Callable[..., list[float | None]]:

@@ -1,11 +1,14 @@
-"""Warm start: supervised fine-tuning on the ideal player's Silver turns (TRL ``SFTTrainer``, LoRA).
+"""Supervised fine-tuning on the observable teacher's Silver turns (TRL ``SFTTrainer``, LoRA).
 
 Launch::
 
     python -m training.sft --config training/configs/sft-cpu-smoke.yaml
 
-The data come from :mod:`training.data` (prompts exactly as the ``basic`` player sends them,
-replies as its JSON action), the loss is on the reply only, and LoRA is the default. The model
+The data come from :mod:`training.data` (prompts exactly as the prompted player sends them,
+in the layout its ``options`` choose, replies as its JSON action), the loss is on the reply
+only, and LoRA is the default (``use_lora: false`` trains every weight). The strategy and
+options the player was trained with are saved next to the weights (:mod:`training.card`), and
+``trained:PATH`` plays with them. The model
 defaults to the embedded SmolLM2-135M-Instruct (converted once to a local folder). A run killed
 midway resumes from its last checkpoint when started again with the same ``output_dir``.
 """
@@ -18,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import scenarios
+from policies.prompts import check_options
 from sotopia_tom_env.llm.models import cache_dir, resolve_model
-from training.data import MixConfig, build_sft_dataset
-
-_DROP = ["scenario_id", "agent", "step", "kind"]  # bookkeeping columns, not model inputs
+from training.card import CARD, write_card
+from training.data import MixConfig, build_sft_dataset, read_rows
+from training.data import mix as mix_rows
 
 
 @dataclass
@@ -30,7 +34,10 @@ class SFTScriptArguments:
 
     model: str | None = field(
         default=None,
-        metadata={"help": "Model folder or cached Hugging Face id; default: the embedded model."},
+        metadata={
+            "help": "Model folder, cached Hugging Face id, or an adapter folder to go on "
+            "training; default: the embedded model."
+        },
     )
     scenarios: str = field(
         default="silver", metadata={"help": "Training scenarios: 'silver' or a file of your own."}
@@ -40,6 +47,14 @@ class SFTScriptArguments:
     )
     strategy: str = field(
         default="basic", metadata={"help": "Prompted strategy whose prompt is used."}
+    )
+    options: list[str] = field(
+        default_factory=list,
+        metadata={"help": "Player options of the prompt, e.g. [compact] (the compact layout)."},
+    )
+    extra_data: list[str] = field(
+        default_factory=list,
+        metadata={"help": "More JSONL example files to train on too (e.g. DAgger rounds)."},
     )
     upweight: int = field(default=2, metadata={"help": "Copies of each DM and ask turn."})
     keep_none: float = field(default=0.25, metadata={"help": "Share of silent turns kept."})
@@ -70,25 +85,42 @@ def lora_config(args: Any) -> Any:
 
 def main(script_args: SFTScriptArguments, training_args: Any) -> Path:
     """Build the data, fine-tune, save the adapter (or model) to ``output_dir``, return it."""
-    from datasets import load_dataset
+    from datasets import Dataset
     from trl import SFTTrainer
 
     from training.allocator import PurgeRetainedPages
 
     chosen = scenarios.load(script_args.scenarios)[: script_args.limit]
-    mix = MixConfig(strategy=script_args.strategy, upweight=script_args.upweight,
+    options = check_options(script_args.options)
+    mix = MixConfig(strategy=script_args.strategy, options=options, upweight=script_args.upweight,
                     keep_none=script_args.keep_none, keep_leave=script_args.keep_leave,
                     seed=script_args.mix_seed)  # fmt: skip
-    data_path = build_sft_dataset(chosen, mix, cache_dir() / "sft-data")
-    dataset = load_dataset("json", data_files=str(data_path), split="train").remove_columns(_DROP)
-    trainer = SFTTrainer(model=resolve_model(script_args.model), args=training_args,
-                         train_dataset=dataset, peft_config=lora_config(script_args),
-                         callbacks=[PurgeRetainedPages()])  # fmt: skip
+    rows = read_rows(build_sft_dataset(chosen, mix, cache_dir() / "sft-data"))
+    for path in script_args.extra_data:  # e.g. DAgger rounds: the student's states, mixed alike
+        rows += mix_rows(read_rows(Path(path)), mix)
+    dataset = Dataset.from_list(
+        [{"prompt": r["prompt"], "completion": r["completion"]} for r in rows]
+    )
+    dataset = dataset.shuffle(seed=script_args.mix_seed)
+    model, peft_config = start_from(script_args.model, script_args)
+    trainer = SFTTrainer(model=model, args=training_args, train_dataset=dataset,
+                         peft_config=peft_config, callbacks=[PurgeRetainedPages()])  # fmt: skip
     out = Path(training_args.output_dir)
     trainer.train(resume_from_checkpoint=last_checkpoint(out))
     trainer.save_model(str(out))
     save_log(trainer, out)
+    write_card(out, strategy=script_args.strategy, options=options, stage="sft")
     return out
+
+
+def start_from(model: str | None, args: Any) -> tuple[Any, Any]:
+    """The model to train and its LoRA config; an adapter folder continues as that adapter."""
+    path = Path(model) if model else None
+    if path is not None and (path / "adapter_config.json").is_file():
+        from peft import AutoPeftModelForCausalLM
+
+        return AutoPeftModelForCausalLM.from_pretrained(str(path), is_trainable=True), None
+    return resolve_model(model), lora_config(args)
 
 
 def run_config(path: str | Path) -> Path:
@@ -99,7 +131,12 @@ def run_config(path: str | Path) -> Path:
         args=["--config", str(path)]
     )
     out = Path(training_args.output_dir)
-    return out if (out / "adapter_config.json").is_file() else main(script_args, training_args)
+    return out if is_trained(out) else main(script_args, training_args)
+
+
+def is_trained(out: Path) -> bool:
+    """Whether ``out`` holds a finished stage: an adapter, or a full model, with its card."""
+    return (out / CARD).is_file()
 
 
 def save_log(trainer: Any, out: Path) -> None:

@@ -1,4 +1,4 @@
-"""A turn state: where an episode stands when the trained seat must act."""
+"""A turn state: where an episode stands when the trained seat must act, and how it got there."""
 
 from __future__ import annotations
 
@@ -16,12 +16,15 @@ class TurnState:
         seat: the acting agent id (``agent_i``).
         step: the env step at which it acts (0-based).
         prompt: the seat's action prompt at that step.
+        history: the action of each step before it, as ``(agent, text the env parses)``: the
+            env is deterministic, so replaying them reaches the state again.
     """
 
     scenario_id: str
     seat: str
     step: int
     prompt: str
+    history: tuple[tuple[str, str], ...] = ()
 
     @property
     def key(self) -> str:
