@@ -26,7 +26,7 @@ import scenarios
 from sotopia_tom_env.actions import action_model
 from sotopia_tom_env.llm import VLLMServer
 from sotopia_tom_env.llm.server import ServerStartTimeout
-from training.data import ideal_turns
+from training.data import teacher_turns
 
 PINNED = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))  # every core we may use
 BESIDE = ("nothing", "busy loops", "a loaded vLLM server")
@@ -105,7 +105,7 @@ def main() -> None:
     args = parser.parse_args()
 
     gold = scenarios.load("gold")
-    turns = [t for s in gold[:: max(1, len(gold) // 8)] for t, _ in ideal_turns(s)]
+    turns = [t for s in gold[:: max(1, len(gold) // 8)] for t, _ in teacher_turns(s)]
     prompts = [t.prompt for t in turns[:: max(1, len(turns) // args.prompts)]][: args.prompts]
     print(f"{len(prompts)} prompts, max_tokens {args.max_tokens}, {os.cpu_count()} cores")
     print(

@@ -23,7 +23,7 @@ import scenarios
 from rewards import format_reward
 from sotopia_tom_env.llm.models import resolve_model
 from training.generate import InProcessGenerator
-from training.rollout import EnvRollout, reward_functions, turn_states
+from training.rollout import EnvRollout, reward_functions, teacher_states
 from training.sft import lora_config
 
 
@@ -79,7 +79,7 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=2, help="steps of each kind, alternating")
     steps = p.parse_args().steps
     chosen = scenarios.load("silver")[:2]
-    states = turn_states(chosen, max_turns=24, every=4)
+    states = teacher_states(chosen, max_turns=24, every=4)
     with tempfile.TemporaryDirectory() as tmp:
         trainers = {k: trainer(k, states, chosen, f"{tmp}/{k}") for k in ("single-turn", "env")}
         totals = {k: [0.0, 0.0] for k in trainers}

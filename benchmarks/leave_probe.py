@@ -1,6 +1,6 @@
-"""How likely a trained adapter is to leave: on each seat's first turn, and where `ideal` leaves.
+"""How likely a trained adapter is to leave: on each seat's first turn, and where the teacher leaves.
 
-For each adapter, on Gold scenarios spread over the set (`ideal` on every seat), the prompt a
+For each adapter, on Gold scenarios spread over the set (the observable teacher on every seat), the prompt a
 seat sees is given to the adapter with the reply opened as ``{"action_type":"``, and the
 probability of the next token being ``leave`` is read off, at the players' temperature. A
 player that has learnt *when* to leave has a low value on first turns and a high one where the
@@ -22,13 +22,13 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 import scenarios
 from sotopia_tom_env.llm.models import resolve_model
-from training.data import ideal_turns
+from training.data import teacher_turns
 
 OPENING = '{"action_type":"'  # the reply up to the action type, as structured outputs write it
 
 
 def leave_probabilities(adapter: str, picked: list, temperature: float) -> tuple[list, list]:
-    """P(leave) on every seat's first turn, and on the turn where `ideal` first leaves."""
+    """P(leave) on every seat's first turn, and on the turn where the teacher first leaves."""
     config = json.loads((Path(adapter) / "adapter_config.json").read_text())
     base = config["base_model_name_or_path"]
     if Path(base).is_absolute() and not Path(base).exists():  # the training machine's cache
@@ -48,7 +48,7 @@ def leave_probabilities(adapter: str, picked: list, temperature: float) -> tuple
     first, at_leave = [], []
     for s in picked:
         seen: set[str] = set()
-        turns = ideal_turns(s)
+        turns = teacher_turns(s)
         for turn, _ in turns:
             if turn.seat not in seen:
                 seen.add(turn.seat)
@@ -65,7 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     gold = scenarios.load("gold")
     picked = gold[:: max(1, len(gold) // args.scenarios)][: args.scenarios]
-    print("adapter | first turns: median / max | where ideal leaves: median / max")
+    print("adapter | first turns: median / max | where the teacher leaves: median / max")
     for adapter in args.adapters:
         first, at_leave = leave_probabilities(adapter, picked, args.temperature)
         print(

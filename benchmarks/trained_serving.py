@@ -19,7 +19,7 @@ from policies.trained import lora_server_args, merged_model, parse_trained
 from sotopia_tom_env.actions import action_model
 from sotopia_tom_env.llm import VLLMServer
 from sotopia_tom_env.llm.models import resolve_model
-from training.data import ideal_turns
+from training.data import teacher_turns
 
 
 async def _send(client, prompts: list[str], max_tokens: int) -> tuple[float, int, int]:
@@ -46,7 +46,7 @@ def main() -> None:
 
     spec = parse_trained(f"trained:{args.adapter}")
     gold = scenarios.load("gold")
-    turns = [t for s in gold[:: max(1, len(gold) // 12)] for t, _ in ideal_turns(s)]
+    turns = [t for s in gold[:: max(1, len(gold) // 12)] for t, _ in teacher_turns(s)]
     prompts = [t.prompt for t in turns[:: max(1, len(turns) // args.prompts)]][: args.prompts]
     base = resolve_model(None)
     servers = {

@@ -198,12 +198,12 @@ def test_a_prompted_player_batched_with_a_trained_one_still_gets_the_base_model(
     """vLLM's CPU LoRA kernels once gave base-model tokens the last adapter's weights."""
     from sotopia_tom_env.actions import action_model
     from sotopia_tom_env.cli import _client
-    from training.data import ideal_turns
+    from training.data import teacher_turns
 
     shipped = Path(__file__).parent.parent / "training" / "adapters" / "cpu-small"
     spec = parse_trained(f"trained:{shipped}")
     schema = action_model(None)
-    prompts = [ideal_turns(s)[0][0].prompt for s in scenarios.load("gold")[::50][:3]]
+    prompts = [teacher_turns(s)[0][0].prompt for s in scenarios.load("gold")[::50][:3]]
 
     async def replies(client, n_base, n_adapter):
         ask = lambda c, p: c.chat(  # noqa: E731
