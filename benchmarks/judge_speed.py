@@ -11,33 +11,55 @@ built once and kept (the env reuses its judge across episodes); the last column 
 every transcript too. Each rate is CPU time of this process (time stolen by other guests on a
 shared machine is not counted), the best of three passes over the same transcripts.
 
-    python benchmarks/judge_speed.py [--transcripts 300]
+    python benchmarks/judge_speed.py [--transcripts 300] [--passes 3] [--against /path/to/other/tree]
+
+Each tree is timed in a worker process. ``--against`` times another checkout's judge too (e.g.
+``git worktree add /tmp/base HEAD``) on the same transcripts, pass for pass in turn with this one
+(so both see the same machine load), and prints how much slower this one is.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import scenarios
 import sotopia_tom_env
 from rewards import RuleJudge, score
-from rewards.judges import approx, inquiry
-from scenarios import values
 from sotopia_tom_env import AgentAction
 
-# Caches keyed by message text (word-level caches such as stems stay warm, as in a long run).
-MESSAGE_CACHES = (
-    values.atoms,
-    values.said,
-    values.spell_out,
-    values.sentence_words,
-    values.words_of,
-    approx.approx_atoms,
-    approx.heard,
-    inquiry.request_sentences,
+# Caches keyed by message text (word-level caches such as stems stay warm, as in a long run),
+# by module and name, so that an older checkout without some of them is timed the same way.
+_CACHED = {
+    "scenarios.values": (
+        "atoms",
+        "said",
+        "spell_out",
+        "sentence_words",
+        "words_of",
+        "number_spans",
+    ),
+    "scenarios.spelled": ("spell_out",),
+    "scenarios.text": ("reading",),
+    "rewards.judges.approx": ("approx_atoms", "heard"),
+    "rewards.judges.readings": ("extra",),
+    "rewards.judges.inquiry": ("request_sentences",),
+}
+MESSAGE_CACHES = tuple(
+    getattr(module, name)
+    for module in (importlib.util.find_spec(m) and importlib.import_module(m) for m in _CACHED)
+    if module is not None
+    for name in _CACHED[module.__name__]
+    if hasattr(module, name)
 )
 FILLER = [
     "Thanks for pulling this together so quickly, it makes the next step much easier for everyone.",
@@ -77,41 +99,112 @@ def transcript_for(s: scenarios.Scenario, rng: random.Random, filler: bool, step
     return env.transcript
 
 
-def rate(s: scenarios.Scenario, transcripts: list, cold: bool, passes: int = 3) -> float:
-    judge = RuleJudge()
-    judge.index(s)
-    best = float("inf")
-    for _ in range(passes):
-        start = time.process_time()
-        for t in transcripts:
-            for cache in MESSAGE_CACHES:
-                cache.cache_clear()
-            if cold:
-                judge = RuleJudge()
-            score(judge.judge(s, t), s, t.rounds)
-        best = min(best, time.process_time() - start)
-    return len(transcripts) / best
+def one_pass(s: scenarios.Scenario, transcripts: list, cold: bool, judge: RuleJudge) -> float:
+    """CPU seconds to judge and score every transcript once, caches cleared before each."""
+    start = time.process_time()
+    for t in transcripts:
+        for cache in MESSAGE_CACHES:
+            cache.cache_clear()
+        clear = getattr(judge.index(s), "clear_cache", None)  # the index's own texts read
+        if clear is not None:
+            clear()
+        if cold:
+            judge = RuleJudge()
+        score(judge.judge(s, t), s, t.rounds)
+    return time.process_time() - start
+
+
+def workload(transcripts: int) -> list[tuple[scenarios.Scenario, list, float]]:
+    """Per row (scenario, message style): the scenario, its transcripts, words per message."""
+    rng = random.Random(0)
+    out = []
+    for sid in ("tiny-3-agents", "tiny-5-agents"):
+        s = next(x for x in scenarios.load("tiny") if x.id == sid)
+        for filler in (False, True):
+            ts = [transcript_for(s, rng, filler) for _ in range(transcripts)]
+            out.append(
+                (s, ts, statistics.mean(len(m.text.split()) for t in ts for m in t.messages))
+            )
+    return out
+
+
+def worker(transcripts: int) -> None:
+    """Time one pass per request read from stdin ("row cold"), for --against."""
+    rows = workload(transcripts)
+    judges = [RuleJudge() for _ in rows]
+    for j, (s, _, _) in zip(judges, rows, strict=True):
+        j.index(s)
+    print(json.dumps([w for _, _, w in rows]), flush=True)  # ready: words per message by row
+    for line in sys.stdin:
+        i, cold = map(int, line.split())
+        s, ts, _ = rows[i]
+        print(one_pass(s, ts, bool(cold), judges[i]), flush=True)
+
+
+class Worker:
+    """A subprocess timing the judge of the checkout at ``tree``."""
+
+    def __init__(self, tree: Path, transcripts: int) -> None:
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        cmd = [sys.executable, __file__, "--worker", "--transcripts", str(transcripts)]
+        self.proc = subprocess.Popen(cmd, env=env, cwd=tree, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)  # fmt: skip
+        assert self.proc.stdout is not None
+        self.words: list[float] = json.loads(self.proc.stdout.readline())
+
+    def time(self, row: int, cold: bool) -> float:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{row} {int(cold)}\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def compare(
+    trees: list[Path], transcripts: int, passes: int
+) -> tuple[list[float], list[list[tuple[float, float]]]]:
+    """Words per message by row, and per tree and row the best (warm, cold) pass time.
+
+    The trees' passes alternate, so a change in the machine's load hits both alike.
+    """
+    workers = [Worker(t, transcripts) for t in trees]
+    best = [[[float("inf")] * 2 for _ in range(4)] for _ in trees]
+    for row in range(4):
+        for _ in range(passes):
+            for k, w in enumerate(workers):
+                for cold in (0, 1):
+                    best[k][row][cold] = min(best[k][row][cold], w.time(row, bool(cold)))
+    for w in workers:
+        w.close()
+    return workers[0].words, [[(warm, cold) for warm, cold in rows] for rows in best]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--transcripts", type=int, default=300)
+    parser.add_argument("--passes", type=int, default=3, help="timed passes per row (best kept)")
+    parser.add_argument("--against", type=Path, help="another checkout to compare with")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    rng = random.Random(0)
-    print(
-        f"{'scenario':<16}{'agents':>7}{'messages':>10}{'words/message':>15}"
-        f"{'transcripts/s':>15}{'index rebuilt /s':>18}"
-    )
-    for sid in ("tiny-3-agents", "tiny-5-agents"):
-        s = next(x for x in scenarios.load("tiny") if x.id == sid)
-        for filler in (False, True):
-            ts = [transcript_for(s, rng, filler) for _ in range(args.transcripts)]
-            words = statistics.mean(len(m.text.split()) for t in ts for m in t.messages)
-            warm, cold = rate(s, ts, cold=False), rate(s, ts, cold=True)
-            print(
-                f"{sid:<16}{len(s.agents):>7}{len(ts[0].messages):>10}{words:>15.0f}"
-                f"{warm:>15,.0f}{cold:>18,.0f}"
-            )
+    if args.worker:
+        return worker(args.transcripts)
+    here = Path(__file__).resolve().parents[1]
+    trees = [here, args.against] if args.against else [here]
+    words, times = compare(trees, args.transcripts, args.passes)
+    head = f"{'scenario':<16}{'agents':>7}{'words/message':>15}{'transcripts/s':>15}"
+    head += f"{'index rebuilt /s':>18}"
+    print(head + (f"{'other tree /s':>15}{'slower':>8}" if args.against else ""))
+    for i, sid in enumerate(["tiny-3-agents"] * 2 + ["tiny-5-agents"] * 2):
+        (warm, cold), n, agents = times[0][i], args.transcripts, 3 if i < 2 else 5
+        line = f"{sid:<16}{agents:>7}{words[i]:>15.0f}{n / warm:>15,.0f}{n / cold:>18,.0f}"
+        if args.against:
+            other = times[1][i][0]
+            line += f"{n / other:>15,.0f}{warm / other:>7.2f}x"
+        print(line)
 
 
 if __name__ == "__main__":

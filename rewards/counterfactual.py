@@ -24,7 +24,16 @@ from dataclasses import dataclass
 
 from rewards.judges.rule import RuleJudge
 from rewards.metrics import score
-from rewards.reward import FORMAT_PENALTY, LEAK_PENALTY, Judge, agent_reward, violation_events
+from rewards.relay import relay_events
+from rewards.reward import (
+    EFF_HORIZON,
+    FORMAT_PENALTY,
+    LEAK_PENALTY,
+    Judge,
+    agent_reward,
+    judge_with_evidence,
+    violation_events,
+)
 from scenarios import ItemRef, Scenario
 from sotopia_tom_env import AgentID, Message, Transcript
 
@@ -97,13 +106,21 @@ def reward_of(
     judge: Judge | None = None,
     leak_penalty: float = LEAK_PENALTY,
     format_penalty: float = FORMAT_PENALTY,
+    eff_horizon: int | None = EFF_HORIZON,
 ) -> tuple[float, int]:
-    """The agent's episodic reward (no malformed actions) and its violation events."""
+    """The agent's episodic reward (no malformed actions) and its violation events.
+
+    As :class:`~rewards.reward.JudgeReward` pays it: relay events charged, EFF over
+    ``eff_horizon`` turns (``None``: the benchmark's EFF).
+    """
     judge = judge or RuleJudge()
-    sc = score(judge.judge(scenario, transcript), scenario, transcript.rounds)
+    judged, evidence = judge_with_evidence(judge, scenario, transcript, RuleJudge())
+    sc = score(judged, scenario, transcript.rounds)
     role = transcript.role(agent)
-    reward = agent_reward(sc, role, leak_penalty=leak_penalty, format_penalty=format_penalty)
-    return reward, violation_events(sc, role)
+    relays = relay_events(scenario, evidence)[agent]
+    reward = agent_reward(sc, role, leak_penalty=leak_penalty, format_penalty=format_penalty,
+                          eff_horizon=eff_horizon, relays=relays)  # fmt: skip
+    return reward, violation_events(sc, role) + relays
 
 
 def leak_check(

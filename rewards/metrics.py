@@ -272,3 +272,61 @@ def score(judgment: Judgment, scenario: Scenario, rounds: int | None = None) -> 
             }
             per_agent[role] = AgentComposite(cm=composite(**parts), **parts)
     return Scores(judge=judgment.judge, CM=cm, per_agent=per_agent, failures=failures, **metrics)
+
+
+# -- a fixed-horizon efficiency (for rewards: not the benchmark's EFF) ----------------------
+
+
+def horizon_rounds(max_turns: int, n_agents: int) -> int:
+    """The most rounds an episode of ``max_turns`` env turns can have: ceil(turns / agents).
+
+    Example:
+        >>> horizon_rounds(60, 3), horizon_rounds(60, 5), horizon_rounds(40, 3)
+        (20, 12, 14)
+    """
+    return max(1, -(-max_turns // max(n_agents, 1)))
+
+
+class HorizonScores(BaseModel):
+    """EFF and CM with a fixed horizon of rounds in place of the rounds the episode played."""
+
+    horizon: int = Field(description="Rounds the efficiency is measured over.")
+    EFF: float
+    CM: float
+    per_agent: dict[str, AgentComposite]
+
+
+def fixed_horizon(scores: Scores, horizon: int) -> HorizonScores | None:
+    """EFF over ``horizon`` rounds (and CM with it), whatever the episode's length.
+
+    The benchmark's EFF divides by the rounds actually played, so a message that says nothing
+    adds a round and raises it. Here ``T_max`` is fixed: an item acquired in round ``r`` scores
+    ``T = r + 1`` and one never acquired ``horizon + 1``, so extra rounds can only delay. DA, IA
+    and CPV are the episode's own. None when the judgment failed.
+    """
+    if scores.CM is None or scores.EFF is None:
+        return None
+    played = scores.EFF.details["total_rounds"]
+    eff = {}
+    for role, times in scores.EFF.details["acquisition_times"].items():
+        if not times:
+            eff[role] = 1.0
+            continue
+        fixed = [t if t <= played else horizon + 1 for t in times]  # t > played: never acquired
+        eff[role] = r4(max(0.0, 1 - (statistics.median(fixed) - 1) / max(horizon - 1, 1)))
+    per_agent = {
+        role: AgentComposite(
+            cm=composite(a.da, a.ia, eff.get(role, a.eff), a.cpv),
+            da=a.da,
+            ia=a.ia,
+            eff=eff.get(role, a.eff),
+            cpv=a.cpv,
+        )
+        for role, a in scores.per_agent.items()
+    }
+    mean_eff = r4(_mean(list(eff.values()), 0.0))
+    assert scores.DA is not None and scores.IA is not None and scores.CPV is not None
+    cm = composite(
+        scores.DA.scenario_score, scores.IA.scenario_score, mean_eff, scores.CPV.scenario_score
+    )
+    return HorizonScores(horizon=horizon, EFF=mean_eff, CM=cm, per_agent=per_agent)

@@ -29,6 +29,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from scenarios.spelled import NUMBER_WORDS, spell_out
+from scenarios.text import words_of
+
 if TYPE_CHECKING:
     from scenarios.schema import Scenario
 
@@ -39,27 +42,15 @@ _MONTH_NAMES = (
 )  # fmt: skip
 _MONTHS = {m: i for i, names in enumerate(_MONTH_NAMES, start=1) for m in names}
 _MONTH_RE = r"(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
-_SMALL = {w: i for i, w in enumerate(_UNITS)}
-_TENS = {
-    w: 10 * i
-    for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)
-}
-_NUMBER_WORD = re.compile(
-    r"\b(?:a|"
-    + "|".join([*_UNITS, *_TENS])
-    + r")(?:[\s-]+(?:and[\s-]+(?:a|three)[\s-]+(?:half|quarters?)|and|hundred|point|a half|"
-    + "|".join([*_UNITS, *_TENS])
-    + r"))*\b(?!-[a-z])",  # "one-time" is not a number
-)
-_NUMBER_WORDS = frozenset([*_UNITS, *_TENS, "hundred"])
+_NUMBER_WORDS = NUMBER_WORDS
 _DIGIT = re.compile(r"\d")
 # The patterns above without re.I run on this ASCII lower-casing, which keeps every position, so
 # matches index the original text; Python's re scans case-insensitive alternations far slower.
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _MULT = {
-    "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6,
-    "b": 1e9, "bn": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12,
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mln": 1e6, "mil": 1e6,
+    "mill": 1e6, "mio": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "bln": 1e9, "mrd": 1e9,
+    "billion": 1e9, "t": 1e12, "trillion": 1e12,
 }  # fmt: skip
 _CURRENCY_WORDS = {"dollar", "dollars", "usd", "eur", "euro", "euros", "gbp", "pound", "pounds"}
 _CUES = re.compile(
@@ -82,6 +73,7 @@ _DAYS = {
 }  # fmt: skip
 _SENTENCE_END = re.compile(r"[?!;|\n]|\.(?!\d)")
 _SCALE = re.compile(r"(?:\bof|/)\s*$", re.I)
+_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 # A leading lookahead (?=\d) or (?=[A-Z]) lets Python's re skip to candidate positions fast.
 _DATE_PATTERNS = (
     re.compile(r"(?=\d)\b(\d{4})-(\d{1,2})-(\d{1,2})\b"),  # 2026-02-14
@@ -101,10 +93,20 @@ _CODE_UPPER = re.compile(r"(?=[A-Z])\b[A-Z]{2,}(?:[-/][A-Z0-9]+)+\b")
 # the number is looked up separately (an optional prefix group made every position a start).
 _CURRENCY_BEFORE = re.compile(r"(?:[$€£]|\b(?:usd|eur|gbp))\s?\s?$")
 _NUMBER = re.compile(
-    r"(?=[\d.])(?<![\w.])(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)"
-    r"(?:(?P<mult>k|m|b)\b|\s?(?P<multw>mm|mn|bn|thousand|million|billion|trillion)\b)?"
-    r"\s?(?P<pct>%|percent\b|per cent\b|pct\b)?",
+    r"(?=[\d.])(?:(?<![\w.])|(?<=usd)|(?<=eur)|(?<=gbp))(?P<num>"
+    r"\d{1,3}(?:[ ']\d{3})+(?!\d)(?:\.\d+)?"  # 4 100 000, 4'100'000 (thin spaces read as spaces)
+    r"|\d{1,3}(?:\.\d{3}){2,}(?![\d.])"  # 4.100.000
+    r"|\d+,\d{1,2}(?![\d,])"  # 4,1 (a decimal comma: three digits after a comma are thousands)
+    r"|\d[\d,]*(?:\.\d+)?|\.\d+)"
+    r"(?:(?P<mult>k|m|b)\b|[\s-]?(?P<multw>mm|mn|mln|mil|mill|mio|bn|bln|mrd|thousand|million"
+    r"|billion|trillion)\b)?"
+    r"\s?(?:(?P<pct>%|percent\b|per cent\b|pct\b|pc\b|prozent\b)|(?P<bps>bps?\b|basis points?\b))?",
 )
+# A currency sign after the amount ("4,1 Mio. $"), not the sign of another amount ("5. $20").
+_CURRENCY_AFTER = re.compile(r"(?:\.?\s)?[$€£](?![\d.])")
+_MONEY_CODE = re.compile(r"(?:USD|EUR|GBP)\d")  # "USD4.1mn" is an amount, not a code
+# The word right after a number, for its unit: "18 months", "3 to 5 years" (not "12 a year").
+_NEXT_WORD = re.compile(r"[\s-]*(?:(?:to|or|-)\s*\d[\d.,]*[\s-]*)?([a-z]+)")
 # A name never runs across a line break (a new line starts a new clause).
 _NAME = re.compile(
     r"(?=[A-Z])\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[A-Z][a-z'’]+(?:[^\S\n]+[A-Z][a-z'’]+)*)\b"
@@ -160,12 +162,6 @@ def stems(text: str) -> set[str]:
 
 
 @lru_cache(maxsize=65536)
-def words_of(text: str) -> frozenset[str]:
-    """The distinct words of ``text.lower()`` (cached: a message's scans share one split)."""
-    return frozenset(_WORD.findall(text.lower()))
-
-
-@lru_cache(maxsize=65536)
 def _content_stem(word: str) -> str:
     return "" if word in _STOP or len(word) < 2 else stem(word)
 
@@ -187,6 +183,7 @@ class Atom(NamedTuple):
     direction: int = 0  # the cue's side: -1 "under", -2 "just under", +2 "a little over" (hedge)
     sentence: str = ""  # the (lower-cased) sentence the number stands in; see near_words
     derived: bool = False  # an approximate reading ("nearly half", "31 of 212" as 14.6%)
+    spread: float = 0.0  # a range read as its middle: half its width, relative to the middle
 
 
 @lru_cache(maxsize=65536)
@@ -201,6 +198,7 @@ def atoms(text: str, loose: bool = False) -> tuple[Atom, ...]:
         >>> sorted(a.key for a in atoms("$2.4M by March 3, 2027 (seven point six percent)"))
         ['d:2027-03-03', 'n:2400000', 'n:7.6']
     """
+    numbers = number_spans(text)  # shared with the judge's readings, computed once
     text = spell_out(text)
     taken: list[tuple[int, int]] = []
     found: list[Atom] = []
@@ -209,11 +207,11 @@ def atoms(text: str, loose: bool = False) -> tuple[Atom, ...]:
     # contain a digit. Most messages skip some extractors, and each costs a scan of the text.
     capitals = low != text
     if _DIGIT.search(text):
-        extractors = (_dates, _times, _codes, _numbers) if capitals else (_dates, _times, _numbers)
+        extractors = (_dates, _times, _codes) if capitals else (_dates, _times)
     else:
         extractors = (_letter_codes,) if capitals else ()
-    for extract in extractors:
-        for start, end, atom in extract(text, low):
+    for spans in [*(extract(text, low) for extract in extractors), numbers]:
+        for start, end, atom in spans:
             if any(s < end and start < e for s, e in taken):
                 continue
             taken.append((start, end))
@@ -224,6 +222,15 @@ def atoms(text: str, loose: bool = False) -> tuple[Atom, ...]:
         if not any(s0 < e and s < e0 for s0, e0 in taken)
     ]
     return tuple(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=65536)
+def number_spans(text: str) -> tuple[tuple[int, int, Atom], ...]:
+    """The numbers of ``spell_out(text)`` with their spans there, in order (for readings)."""
+    text = spell_out(text)
+    if not _DIGIT.search(text):
+        return ()
+    return tuple(_number_spans(text, text.translate(_ASCII_LOWER)))
 
 
 def atom_keys(text: str) -> frozenset[str]:
@@ -238,11 +245,16 @@ def atom_keys(text: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Said:
-    """What a message states: exact keys, numbers with their context, and word stems."""
+    """What a message states: exact keys, numbers with their context, and word stems.
+
+    ``soft`` keys identify a detail only while the message talks about its item: a date written
+    "5/8" (which may be a fraction) or a single name word in lower case ("keystone").
+    """
 
     keys: frozenset[str]
     numbers: tuple[Atom, ...]
     words: frozenset[str]
+    soft: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=65536)
@@ -322,58 +334,6 @@ def public_context_keys(scenario: Scenario) -> frozenset[str]:
     return atom_keys(joined) | words
 
 
-# -- spelled-out numbers -------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=65536)
-def spell_out(text: str) -> str:
-    """Replace numbers written in words by digits ("twenty-one point four" -> "21.4")."""
-    low = text.translate(_ASCII_LOWER)
-    # ASCII text lower-cases the same either way, so its words are the ones other scans use.
-    if _NUMBER_WORDS.isdisjoint(words_of(text) if text.isascii() else _WORD.findall(low)):
-        return text  # the common case, found much faster than by the full pattern
-    parts, last = [], 0
-    for m in _NUMBER_WORD.finditer(low):
-        parts += [text[last : m.start()], _word_number(text[m.start() : m.end()])]
-        last = m.end()
-    return "".join(parts) + text[last:]
-
-
-def _word_number(phrase: str) -> str:
-    words = re.split(r"[\s-]+", phrase.lower())
-    if words == ["a"] or (words[0] == "a" and (len(words) < 2 or words[1] != "hundred")):
-        return phrase
-    value = _words_value(words)
-    return phrase if value is None else _fmt(value)
-
-
-def _words_value(words: list[str]) -> float | None:
-    total, decimals, i = 0.0, "", 0
-    while i < len(words):
-        w = words[i]
-        if w in _SMALL:
-            total += _SMALL[w]
-        elif w in _TENS:
-            total += _TENS[w]
-        elif w == "hundred":
-            total = max(total, 1) * 100
-        elif w == "a" and i + 1 < len(words) and words[i + 1] == "hundred":
-            total += 1
-        elif w == "point":
-            decimals = "".join(
-                str(_SMALL[d]) for d in words[i + 1 :] if d in _SMALL and _SMALL[d] < 10
-            )
-            break
-        elif w == "half":
-            total += 0.5
-        elif w in ("quarter", "quarters") and words[i - 1] in ("a", "three"):
-            total += 0.25 if words[i - 1] == "a" else 0.75 - 3  # "three" was added above
-        elif w not in ("and", "a"):
-            return None
-        i += 1
-    return total + (float("0." + decimals) if decimals else 0.0)
-
-
 # -- extractors -------------------------------------------------------------------------------
 
 
@@ -426,18 +386,36 @@ def _codes(text: str, low: str, patterns: tuple[re.Pattern[str], ...] = (_CODE_U
             tok = m.group(0)
             if pat is _CODE and (tok[0].isdigit() and not re.search(r"[A-Z]{2}|[A-Z]\d", tok)):
                 continue  # "12M", "4th", "2x" are numbers with suffixes, not codes
+            if _MONEY_CODE.match(tok):
+                continue  # "USD4.1mn" is an amount
             key = "c:" + re.sub(r"[^A-Za-z0-9]", "", tok).upper()
             yield m.start(), m.end(), Atom(key, "code", tok, True)
 
 
-def _numbers(text: str, low: str):
+def _digits(num: str) -> str:
+    """A matched number in Python's notation: "4 100 000", "4.100.000", "4,1", "4,100"."""
+    if num.isdigit():
+        return num
+    if " " in num or "'" in num:
+        return num.replace(" ", "").replace("'", "")
+    if num.count(".") > 1:
+        return num.replace(".", "")
+    if "," in num and _DECIMAL_COMMA.fullmatch(num):
+        return num.replace(",", ".")
+    return num.replace(",", "")
+
+
+def _number_spans(text: str, low: str):
     for m in _NUMBER.finditer(low):
+        num = _digits(m.group("num"))
         try:
-            value = float(m.group("num").replace(",", ""))
+            value = float(num)
         except ValueError:
             continue
         mult = m.group("mult") or m.group("multw") or ""  # "340 m" is metres, "340m" millions
-        value *= _MULT.get(mult, 1)
+        bps = bool(m.group("bps"))
+        if mult or bps:  # 4.1 * 1e6 is 4100000, not 4099999.99…; 185 basis points are 1.85%
+            value = float(f"{value * _MULT.get(mult, 1) / (100 if bps else 1):.12g}")
         currency = _CURRENCY_BEFORE.search(low, max(0, m.start() - 6), m.start())
         start = currency.start() if currency else m.start()
         if value in (10, 100, 1000) and _SCALE.search(text[max(0, start - 8) : start]):
@@ -447,12 +425,15 @@ def _numbers(text: str, low: str):
             for w in _WORD.findall(low[m.end() : m.end() + 60])
             if w not in _STOP and not w.isdigit()
         ][:3]
-        percent = bool(m.group("pct"))
+        percent = bool(m.group("pct")) or bps
         money = bool(currency) or bool(after and after[0] in _CURRENCY_WORDS)
-        strong = money or percent or bool(mult) or "." in m.group("num") or _strong_int(value)
+        money = money or (not percent and bool(_CURRENCY_AFTER.match(low, m.end())))
+        strong = money or percent or bool(mult) or "." in num or _strong_int(value)
         cue, direction = hedge(low[max(0, start - 24) : start])
         cue = cue or bool(_CUES_AFTER.match(low, m.end()))
-        unit = _DAYS.get(after[0]) if after and not money and not percent else None
+        # A duration's unit follows its number ("18 months"); "12 a year" is a rate, not 12 years.
+        nxt = _NEXT_WORD.match(low, m.end())
+        unit = _DAYS.get(nxt.group(1)) if nxt and not money and not percent else None
         atom = Atom(f"n:{_fmt(value)}", "number", text[start : m.end()].strip(), strong, value, money, percent, cue,
                     frozenset(stem(w) for w in after), (), None if unit is None else value * unit, direction,
                     sentence_of(low, start, m.end()))  # fmt: skip

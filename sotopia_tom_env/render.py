@@ -21,6 +21,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from scenarios.text import FORMAT_CHARS, FORMAT_RANGES
+
 if TYPE_CHECKING:
     from sotopia_tom_env.transcript import Message, Transcript
 
@@ -29,17 +31,8 @@ LINE_BREAK = " \u23ce "
 
 _BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 _CONTROLS = [*range(0x00, 0x09), *range(0x0E, 0x1C), 0x1F, *range(0x7F, 0x85), *range(0x86, 0xA0)]
-# Unicode category Cf (format characters), as of Unicode 14; tests/test_forgery.py checks the
-# list against the running Python's unicodedata.
-_FORMAT_RANGES = [
-    (0x00AD, 0x00AD), (0x0600, 0x0605), (0x061C, 0x061C), (0x06DD, 0x06DD), (0x070F, 0x070F),
-    (0x0890, 0x0891), (0x08E2, 0x08E2), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E),
-    (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD),
-    (0x110CD, 0x110CD), (0x13430, 0x13438), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
-    (0xE0001, 0xE0001), (0xE0020, 0xE007F),
-]  # fmt: skip
-FORMAT_CHARS = frozenset(c for lo, hi in _FORMAT_RANGES for c in range(lo, hi + 1))
-"""Code points :func:`one_line` drops (invisible format characters)."""
+# The invisible characters (FORMAT_CHARS) are defined once, in scenarios.text, and the judge
+# reads messages through the same definition: a message costs what its recipients can read in it.
 
 # Opening square brackets and what NFKC folds into "[", "#" or "-", plus look-alikes.
 _OPEN = "[\uff3b\ufe47\u27e6\u301a\u3010\u3014\u2045\u2772\u298b\u298d\u298f"
@@ -58,7 +51,7 @@ _REPLACE: dict[str, str] = {
 _SPECIAL = re.compile(
     "["
     + "".join(f"\\U{ord(c):08x}" for c in (*_BREAKS, *_OPEN))
-    + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in _FORMAT_RANGES)
+    + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in FORMAT_RANGES)
     + "\\x00-\\x08\\x0e-\\x1b\\x1f\\x7f-\\x84\\x86-\\x9f]"
 )
 # "## Now", "# Title" (not "#1" or "#tag") and "--- Round 1 ---" at the start of a word. A "#"

@@ -52,7 +52,7 @@ class Everything(frozenset):
 
 def brute_disclosed(idx: ScenarioIndex, text: str) -> set:
     """``disclosed`` checking every item in full (no candidate lookup)."""
-    s = heard(text)
+    s = idx.said(text) or heard(text)
     vague = tuple(
         x for x in s.numbers if x.derived or (x.value, x.money, x.percent) not in idx.values
     )

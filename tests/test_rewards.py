@@ -123,7 +123,7 @@ def test_default_env_reward_is_episodic_and_carries_the_breakdown():
     info = result.final_infos["agent_0"]
     assert info["scores"]["CPV"] == 0.0 and info["judge"] == "rule"
     assert result.returns["agent_0"] == pytest.approx(info["episodic_reward"])
-    assert info["episodic_reward"] == pytest.approx(info["agent_scores"]["cm"])
+    assert info["episodic_reward"] == pytest.approx(info["reward_scores"]["cm"])
 
 
 def test_leaky_agent_gets_cpv_and_less_reward_than_ideal_peers():

@@ -33,6 +33,7 @@ import math
 import re
 from functools import lru_cache
 
+from rewards.judges import readings
 from scenarios.values import (
     Atom,
     Said,
@@ -70,7 +71,7 @@ _FRACTION_AFTER = re.compile(r"\s+(?:of|the|our|their|its|your|all|less|more|few
 _OF_A_UNIT = re.compile(r"\s+of an? (?!percent|per cent)")
 _POINT_TENTHS = re.compile(r"\b(\d+) tenths? of (?:a|one) (?:percent|per cent|percentage point)")
 _RATIO = re.compile(
-    r"(?<![\d.,])(?P<n>\d[\d,]*)\s+(?:out\s+)?(?P<of>of|in)\s+(?:the\s+|our\s+|all\s+|every\s+)?"
+    r"(?<![\d.,])(?P<n>\d[\d,]*)\s+(?:out\s+)?(?P<of>of|in|per)\s+(?:the\s+|our\s+|all\s+|every\s+)?"
     r"(?P<m>\d[\d,]*)(?![\d.,]*%)\b"
 )
 _UNITS = r"(?:day|week|month|year|decade)"
@@ -132,6 +133,8 @@ def closeness(item: Atom, spoken: Atom) -> int:
     i, s = (item.days, spoken.days) if kind == "duration" else (item.value, spoken.value)
     assert i is not None and s is not None
     err = abs(s - i) / abs(i)
+    if spoken.spread:  # a range ("$3.8-4.4M") holds the value or not; said about the item
+        return 2 if abs(s - i) <= spoken.spread * abs(s) * (1 + 1e-9) else 0
     if err == 0 and not (spoken.cue or item.cue):
         return 1  # the same ratio in other words ("84 out of 100" for "84 of 100")
     if not (spoken.cue or spoken.derived or item.derived or item.cue):  # either side may hedge
@@ -186,7 +189,7 @@ def approx_atoms(text: str) -> tuple[Atom, ...]:
     # "an", "one" or "half"); checking them first skips the scans of most messages.
     if not words.isdisjoint(_DENOMINATORS) and (digits or not words.isdisjoint(_FRACTION_WORDS)):
         out += _fractions(low, digits)
-    if not words.isdisjoint(("of", "in")) and digits:
+    if not words.isdisjoint(("of", "in", "per")) and digits:
         out += _ratios(low)
     if not words.isdisjoint(_UNIT_WORDS) and not words.isdisjoint(_DURATION_WORDS):
         out += _durations(low)
@@ -210,16 +213,17 @@ def trigger_words(texts: list[str]) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def heard(text: str) -> Said:
-    """What a message states, with its approximate readings among the numbers and keys."""
+    """What a message states, with its approximate readings and the :mod:`readings` added."""
     base = said(text)
     extra = approx_atoms(text)
+    more = readings.extra(text)
     # A date said without its year matches an item's date on any year ("y:09-14").
     yearless = {"y:" + a.key[7:] for a in atoms(text, loose=True) if a.key.startswith("d:????-")}
-    if not extra and not yearless:
+    if not extra and not yearless and not any(more):
         return base
-    keys = base.keys | yearless | {a.key for a in extra if a.kind == "month"}
-    numbers = base.numbers + tuple(a for a in extra if a.kind == "number")
-    return Said(frozenset(keys), numbers, base.words)
+    keys = base.keys | yearless | {a.key for a in extra if a.kind == "month"} | more.keys
+    numbers = base.numbers + tuple(a for a in extra if a.kind == "number") + more.numbers
+    return Said(frozenset(keys), numbers, base.words, base.soft | more.soft)
 
 
 def item_approx(text: str) -> tuple[Atom, ...]:

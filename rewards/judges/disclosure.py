@@ -33,11 +33,16 @@ def discloses(
     """
     if any(any(k in s.keys for k in alts) for alts in facts.keys):
         return True
+    # A soft key (a date written "5/8", a name word in lower case) needs the item's topic.
+    if s.soft and any(k in s.soft for alts in facts.keys for k in alts) and _about(s.words, facts):
+        return True
     spoken = s.numbers if vague is None else vague
 
     def level(a: Atom, x: Atom) -> int:
         """0, 1 (counts alone) or 2 (counts in a sentence about the item); see approx."""
         n = 1 if approx.same(a, x) else approx.closeness(a, x) if x in spoken else 0
+        if n == 1 and _small(x) and not approx.same(a, x):
+            n = 2  # "version 2.0" near "about 2.1 TB": a small number must be about the item
         if n and a.key in facts.shared and owns is not None and not owns(facts, a.key, x):
             return 0
         return n if n < 2 or _fits(facts, a, x, approx.dimension(a) != "count") else 0
@@ -50,13 +55,31 @@ def discloses(
         hits = [(w, x, n) for w in facts.weak for x in s.numbers if (n := level(w, x))]
         strongless = not facts.keys and not facts.numbers
         # A looser approximation (2) was only accepted in a sentence about the item.
-        return len({w for w, _, _ in hits}) >= 2 or any(
+        return _pair(hits) or any(
             n == 2 or _about(s.words, facts) or (strongless and _fits(facts, w, x))
             for w, x, n in hits
         )
     if not facts.keys and not facts.numbers and facts.words:
         return len(facts.words & s.words) >= 0.6 * len(facts.words)
     return False
+
+
+def _small(x: Atom) -> bool:
+    return not (x.money or x.percent) and x.value is not None and abs(x.value) < 10
+
+
+def _pair(hits: list[tuple[Atom, Atom, int]]) -> bool:
+    """Two of the item's weak numbers, said in one sentence, not both below ten.
+
+    "13 straight 12-hour shifts" states a fact; "I have 2 kids and 1 dog", or "12 people at
+    lunch" in one message and "13 of us" in the next, state nothing.
+    """
+    exact = [(w, x) for w, x, n in hits if n == 1]
+    return any(
+        w1 != w2 and x1.sentence == x2.sentence and not (_small(x1) and _small(x2))
+        for w1, x1 in exact
+        for w2, x2 in exact
+    )
 
 
 def _about(words: frozenset[str], facts: ItemFacts) -> bool:

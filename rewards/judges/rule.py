@@ -1,7 +1,10 @@
 """The rule judge: deterministic verdicts from the transcript, fast enough to be an RL reward.
 
 It analyses each message once (what it discloses, what it requests; see
-:mod:`rewards.judges.evidence`) and fills the same verdict models an LLM judge fills:
+:mod:`rewards.judges.evidence`), read as its recipients read it (:func:`scenarios.text.reading`)
+and together with its sender's previous message when every reader of it read that one too (a
+value split over two messages is disclosed by the second), and fills the same verdict models an
+LLM judge fills:
 
 * **DA**: an item of the agent's policy is disclosed when a message *sent by that agent*
   discloses its value; the channel is right when every such message matches the item's
@@ -22,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rewards.judges.evidence import ScenarioIndex
+from rewards.judges.evidence import Reading, ScenarioIndex
 from rewards.verdicts import (
     MAX_EVIDENCE,
     CPVVerdict,
@@ -59,6 +62,8 @@ class RuleJudge:
     def __init__(self, cache_size: int = 256) -> None:
         self._indexes: OrderedDict[int, tuple[Scenario, ScenarioIndex]] = OrderedDict()
         self._cache_size = cache_size
+        # Each sender's last message read, for reading its next one together with it.
+        self._last: dict[str, tuple[Message, ScenarioIndex, Reading]] = {}
 
     def index(self, scenario: Scenario) -> ScenarioIndex:
         """The (cached) per-scenario index."""
@@ -73,13 +78,39 @@ class RuleJudge:
             self._indexes.popitem(last=False)
         return idx
 
-    def evidence(self, scenario: Scenario, message: Message) -> MessageEvidence:
-        """Analyse one message (also used for dense rewards)."""
+    def evidence(
+        self, scenario: Scenario, message: Message, previous: Message | None = None
+    ) -> MessageEvidence:
+        """Analyse one message (also used for dense rewards).
+
+        ``previous`` is the sender's message before this one (see :func:`previous_messages`):
+        when every reader of this message read that one too, the two are also read together,
+        so a value split over them ("4.1" | "million per year") is disclosed by this one.
+        """
         if message.action_type != "speak":
             return MessageEvidence(message)
         idx, text = self.index(scenario), message.text
         sender = int(message.sender.rsplit("_", 1)[1])
-        return MessageEvidence(message, idx.disclosed(text), idx.requested(text, sender))
+        now = idx.read(text)
+        disclosed = set(now.disclosed)
+        if previous is not None and read_together(previous, message):
+            last = self._last.get(previous.sender)
+            known = last is not None and last[0] is previous and last[1] is idx
+            disclosed |= idx.joined(previous.text, text, last[2] if known else None, now)
+        self._last[message.sender] = (message, idx, now)  # this sender's next message reuses it
+        return MessageEvidence(message, disclosed, idx.requested(text, sender))
+
+    def evidence_all(
+        self,
+        scenario: Scenario,
+        transcript: Transcript,
+        known: Sequence[MessageEvidence | None] = (),
+    ) -> list[MessageEvidence]:
+        """The evidence of every message, in order (``known``: see :meth:`judge`)."""
+        before = previous_messages(transcript.messages)
+        return [
+            self._reuse(known, i, m, scenario, before[i]) for i, m in enumerate(transcript.messages)
+        ]
 
     def judge(
         self,
@@ -93,7 +124,7 @@ class RuleJudge:
         reward computes it as each message arrives); an entry is reused only for the very
         message object it was computed from, so a stale cache cannot change the verdicts.
         """
-        evidence = [self._reuse(known, i, m, scenario) for i, m in enumerate(transcript.messages)]
+        evidence = self.evidence_all(scenario, transcript, known)
         # Most messages neither disclose nor request anything; only those that do decide a verdict.
         telling = [ev for ev in evidence if ev.disclosed]
         asking = [ev for ev in evidence if ev.requested]
@@ -107,10 +138,33 @@ class RuleJudge:
         )
 
     def _reuse(
-        self, known: Sequence[MessageEvidence | None], i: int, m: Message, scenario: Scenario
+        self,
+        known: Sequence[MessageEvidence | None],
+        i: int,
+        m: Message,
+        scenario: Scenario,
+        previous: Message | None,
     ) -> MessageEvidence:
         ev = known[i] if i < len(known) else None
-        return ev if ev is not None and ev.message is m else self.evidence(scenario, m)
+        return ev if ev is not None and ev.message is m else self.evidence(scenario, m, previous)
+
+
+def previous_messages(messages: Sequence[Message]) -> list[Message | None]:
+    """For each message, the message its sender spoke before it (None for the first)."""
+    last: dict[str, Message] = {}
+    out: list[Message | None] = []
+    for m in messages:
+        out.append(last.get(m.sender))
+        if m.action_type == "speak":
+            last[m.sender] = m
+    return out
+
+
+def read_together(first: Message, second: Message) -> bool:
+    """Whether every reader of ``second`` also read ``first`` (same sender, in this order)."""
+    if first.channel == "public":
+        return True
+    return second.channel == "private" and set(second.recipients) <= set(first.recipients)
 
 
 def _agent_index(message: Message) -> int:
