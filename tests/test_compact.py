@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import statistics
 
-import pytest
-
 import scenarios
 import sotopia_tom_env
 from policies import ObservablePlayer

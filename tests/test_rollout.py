@@ -152,7 +152,7 @@ def test_reward_columns_feed_trl_and_a_judge_failure_is_unscored(silver, turns):
 
     from rewards import JudgeReward
 
-    failed = play_from(state, s, "{}", reward=lambda: JudgeReward(Broken()))
+    failed = play_from(state, s, "{}", reward=lambda _: JudgeReward(Broken()))
     assert all(math.isnan(failed[c]) for c in ("env_reward", *COMPONENTS))
     funcs, weights = reward_functions()
     assert weights[0] == 1 and not any(weights[1:])

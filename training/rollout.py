@@ -43,9 +43,13 @@ COMPONENTS = ("da", "ia", "eff", "cpv", "cm", "malformed")
 """Per-seat score columns returned next to ``env_reward`` (logged by TRL as reward functions)."""
 
 
-def training_reward() -> JudgeReward:
-    """The reward RL optimises: the seat's episodic reward with the dense per-turn terms."""
-    return JudgeReward(dense=True)
+def training_reward(max_turns: int) -> JudgeReward:
+    """The reward RL optimises: the seat's episodic reward, paid as it is earned.
+
+    Dense per-turn terms, efficiency over the episode's fixed horizon of ``max_turns`` (filler
+    cannot raise it) and relayed secrets charged (``docs/metrics.md``).
+    """
+    return JudgeReward(dense=True, eff_horizon=max_turns)
 
 
 class Generator(Protocol):
@@ -110,14 +114,14 @@ def recorded_states(episodes: Path, scenarios: Sequence[Scenario], *, strategy: 
 
 
 def play_from(state: TurnState, scenario: Scenario, completion: str, max_turns: int = 40,
-              reward: Callable[[], Any] = training_reward) -> dict[str, float]:  # fmt: skip
+              reward: Callable[[int], Any] = training_reward) -> dict[str, float]:  # fmt: skip
     """Replay to ``state``, play ``completion`` for its seat, let the teacher finish; its reward.
 
     Returns:
         ``env_reward`` (the seat's whole-episode reward) and the :data:`COMPONENTS`
         (``nan`` where the judge failed, so a failure is never a score).
     """
-    _, total, final = finish(state, scenario, completion, max_turns, reward())
+    _, total, final = finish(state, scenario, completion, max_turns, reward(max_turns))
     return _columns(total, final)
 
 
@@ -156,7 +160,7 @@ def _columns(total: float, info: dict[str, Any]) -> dict[str, float]:
     nan = float("nan")
     if info.get("judge_failed", True):
         return {"env_reward": nan, **dict.fromkeys(COMPONENTS, nan)}
-    parts = info.get("agent_scores", {})
+    parts = info.get("reward_scores", {})  # what is optimised: EFF over the fixed horizon
     out = {"env_reward": total, **{c: float(parts.get(c, nan)) for c in COMPONENTS[:-1]}}
     out["malformed"] = float(info.get("malformed_actions", 0))
     return out
