@@ -13,32 +13,33 @@ would reject (bad JSON, an unknown recipient, …) gets one retry with the error
 player stays silent. A failed coach call means no note; a failed state update keeps the previous
 state.
 
-By default a player is the paper's: recipients are free text that the env resolves, no token
-budget, unbounded state lists. ``options`` (``policies.prompts.PLAYER_OPTIONS``) turn on our
-refinements one by one.
+By default a player is the paper's: recipients are free text that the env resolves, unbounded
+state lists, and no token budget unless the served model's context is small (the embedded
+default): then each call gets a budget fitted to its purpose (``policies.budgets``), and a reply
+cut by it is handled like any truncated reply. ``options`` (``policies.prompts.PLAYER_OPTIONS``)
+turn on our refinements one by one.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from policies import prompts
+from policies import budgets, prompts
+from policies.base import Policy
+from policies.budgets import BudgetChoice, Budgets
 from policies.state import State, capped, render, state_models
 from sotopia_tom_env import AgentAction, AgentID, Roster, parse_action
 from sotopia_tom_env.actions import action_model
 from sotopia_tom_env.brief import split_observation
-from sotopia_tom_env.llm.client import redact
+from sotopia_tom_env.llm.client import ChatResult, redact
 
 STRATEGIES = ("basic", "cot", "tom", "tom_coach", "tom_belief", "self_focused")
 _STATEFUL = {"tom_belief": (0, prompts.BELIEF_INIT, prompts.BELIEF_UPDATE),
              "self_focused": (1, prompts.PLAN_INIT, prompts.PLAN_UPDATE)}  # fmt: skip
-SHORT_ACTION_TOKENS = 500  # short_messages: the longest message plus the JSON around it
-SHORT_AUX_TOKENS = 768  # short_messages: a 150-word coach note or a capped state fits
-CEILING_TOKENS = 1024  # reply_ceiling: 2000 characters of message and the JSON around it fit
 
 
 class PromptedPolicy:
@@ -49,11 +50,11 @@ class PromptedPolicy:
         client: a chat client (``sotopia_tom_env.llm``).
         strategy: one of :data:`STRATEGIES`.
         temperature: sampling temperature of the action call (auxiliary calls use 0.2).
-        max_tokens: generation budget of the action call. None (the paper's choice) leaves it
-            to the server, so a reasoning model can think before it answers; 500 under
-            ``short_messages``, else 1024 under ``reply_ceiling``.
-        aux_max_tokens: budget of the coach note and state calls; None, or 768 under
-            ``short_messages``, else 1024 under ``reply_ceiling``.
+        max_tokens: generation budget of the action call: ``"auto"`` fits it to the served
+            model and the options (``policies.budgets``; none for a large or unknown context,
+            so a reasoning model can think before it answers); None sends no budget (the
+            paper's choice) whatever the model; a number is that budget.
+        aux_max_tokens: the same for the coach note and state calls.
         message_chars: longest message the reply schema allows; by default the env's limit,
             400 under ``short_messages`` (never above the env's limit).
         record_calls: keep each LLM call's prompt and reply (see :meth:`take_calls`), so they
@@ -66,7 +67,7 @@ class PromptedPolicy:
     """
 
     def __init__(self, agent: AgentID, client: Any, strategy: str = "basic", *, temperature: float = 0.7,
-                 max_tokens: int | None = None, aux_max_tokens: int | None = None,
+                 max_tokens: BudgetChoice = "auto", aux_max_tokens: BudgetChoice = "auto",
                  message_chars: int | None = None, record_calls: bool = True,
                  options: Iterable[str] = ()) -> None:  # fmt: skip
         if strategy not in STRATEGIES:
@@ -76,9 +77,8 @@ class PromptedPolicy:
         self.agent, self.client, self.name = agent, client, strategy
         self.temperature = temperature
         self.message_chars = message_chars or (prompts.SHORT_MESSAGE_CHARS if short else None)
-        ceiling = CEILING_TOKENS if "reply_ceiling" in self.options else None
-        self.max_tokens = max_tokens or (SHORT_ACTION_TOKENS if short else ceiling)
-        self.aux_max_tokens = aux_max_tokens or (SHORT_AUX_TOKENS if short else ceiling)
+        self.max_tokens, self.aux_max_tokens = max_tokens, aux_max_tokens
+        self.budgets = Budgets()  # resolved in reset, once the schema's message cap is known
         self.rejected: list[str] = []  # why replies were refused, for debugging prompts
         self.errors: list[str] = []  # LLM calls that failed for good (credentials redacted)
         self.stats: Counter[str] = Counter()
@@ -97,10 +97,16 @@ class PromptedPolicy:
         self.max_chars = info.get("max_message_chars", 2000)
         others = tuple(r for r in self.roster.roles if r != self.role)
         chars = min(self.message_chars or self.max_chars, self.max_chars)
+        if "compact" in self.options:  # the compact layout names the others by agent id
+            others = tuple(a for a, r in self.roster.role_of.items() if r != self.role)
         if "recipient_enum" in self.options:  # constrained decoding cannot invent a name
             self.reply_model = action_model(others, chars)
         else:
             self.reply_model = action_model(None, chars)
+        self.budgets = budgets.resolve(
+            self.options, message_chars=chars, action=self.max_tokens, aux=self.aux_max_tokens,
+            context_tokens=getattr(self.client, "context_tokens", None),
+        )  # fmt: skip
         self.state: State | None = None
         self.processed = 0  # visible messages already folded into the state
 
@@ -125,20 +131,19 @@ class PromptedPolicy:
         prompt = prompts.action_prompt(
             self.name, self.role, observation, others, aux, options=self.options
         )
-        error = None
+        budget, error = self.budgets.action, None
         for attempt in range(2):
             content = prompt if error is None else prompt + prompts.RETRY.format(error=error)
-            reply = await self._call(
-                content, self.reply_model, self.temperature, self.max_tokens, "action"
-            )
-            if reply is None:
+            result = await self._call(content, self.reply_model, self.temperature, budget, "action")
+            if result is None:
                 break
-            _, error = parse_action(reply, self.agent, self.roster, self.max_chars)
+            _, error = parse_action(result.text, self.agent, self.roster, self.max_chars)
             if error is None:
                 self.stats["first_try_ok" if attempt == 0 else "retry_ok"] += 1
-                return (
-                    reply  # the env parses the model's own words, so format penalties stay honest
-                )
+                # the env parses the model's own words, so format penalties stay honest
+                return result.text
+            if _was_cut(result):  # say why, so the retry can write less
+                error = f"it was cut off at {_limit(budget)} before it was complete ({error})"
             self.stats["invalid_replies"] += 1
             self.rejected.append(error)
         self.stats["fallback_none"] += 1
@@ -148,8 +153,10 @@ class PromptedPolicy:
 
     async def _coach(self, observation: str) -> str:
         prompt = prompts.COACH.format(role=self.role, observation=observation)
-        note = await self._call(prompt, None, 0.2, self.aux_max_tokens, "coach")
-        return prompts.COACH_WRAPPER.format(note=note.strip()) if note and note.strip() else ""
+        # A note cut by its budget is used as far as it goes, as any truncated note would be.
+        result = await self._call(prompt, None, 0.2, self.budgets.coach, "coach")
+        note = result.text.strip() if result is not None else ""
+        return prompts.COACH_WRAPPER.format(note=note) if note else ""
 
     # -- ToM-Belief and Self-Focused ---------------------------------------------------------------
 
@@ -160,7 +167,7 @@ class PromptedPolicy:
         others = [r for r in self.roster.roles if r != self.role]
         if self.state is None:
             prompt = init.format(role=self.role, others=", ".join(others), observation=brief)
-            self.state = await self._structured(prompt, model)
+            self.state = await self._structured(prompt, model, "state_init")
             self.processed = 0
         if self.state is not None and len(messages) > self.processed:
             new = "\n".join(messages[self.processed :])
@@ -168,7 +175,7 @@ class PromptedPolicy:
                 role=self.role, brief=brief, state=self.state.model_dump_json(indent=1), new=new,
                 step=step,
             )  # fmt: skip
-            updated = await self._structured(prompt, model)
+            updated = await self._structured(prompt, model, "state_update")
             if updated is not None:
                 self.state, self.processed = updated, len(messages)
             else:
@@ -178,18 +185,21 @@ class PromptedPolicy:
         self.state = capped(self.state, others, bounded=bounded)
         return render(self.state)
 
-    async def _structured(self, prompt: str, model: type[BaseModel]) -> Any:
-        reply = await self._call(prompt, model, 0.2, self.aux_max_tokens, "state")
-        if reply is None:
+    async def _structured(self, prompt: str, model: type[BaseModel], purpose: str) -> Any:
+        # A record cut by its budget is incomplete JSON: invalid, so the last good one stays.
+        budget = getattr(self.budgets, purpose)
+        result = await self._call(prompt, model, 0.2, budget, purpose)
+        if result is None:
             return None
         try:
-            return model.model_validate_json(reply)
+            return model.model_validate_json(result.text)
         except ValidationError:
             self.stats["invalid_state"] += 1
             return None
 
     async def _call(self, content: str, schema: type[BaseModel] | None, temperature: float,
-                    max_tokens: int | None, purpose: str = "call") -> str | None:  # fmt: skip
+                    max_tokens: int | None, purpose: str = "call") -> ChatResult | None:  # fmt: skip
+        """One LLM call, recorded; None if it failed for good (the error is kept)."""
         self.stats["calls"] += 1
         call = {"purpose": purpose, "temperature": temperature, "max_tokens": max_tokens,
                 "prompt": content, "reply": None}  # fmt: skip
@@ -204,7 +214,33 @@ class PromptedPolicy:
             self.errors.append(f"turn {self.stats['turns']}: {self.last_error}")
             call["error"] = self.last_error
             return None
-        call["reply"] = result.text
+        call.update(reply=result.text, completion_tokens=result.completion_tokens,
+                    finish_reason=result.finish_reason)  # fmt: skip
         self.stats["prompt_tokens"] += result.prompt_tokens
         self.stats["completion_tokens"] += result.completion_tokens
-        return result.text
+        if _was_cut(result):
+            self.stats["budget_cuts"] += 1
+        return result
+
+
+def _was_cut(result: ChatResult) -> bool:
+    """Whether generation stopped at the token limit rather than at the model's own end."""
+    return result.finish_reason == "length"
+
+
+def _limit(budget: int | None) -> str:
+    return f"its {budget}-token budget" if budget else "the server's token limit"
+
+
+PolicyT = TypeVar("PolicyT", bound=Policy)
+
+
+def with_budget(policy: PolicyT, max_tokens: BudgetChoice) -> PolicyT:
+    """``policy`` with ``max_tokens`` as the budget of all its calls, if it is a prompted player.
+
+    For an application's ``--max-tokens`` (players come from ``make_policy``); call it before
+    the player's ``reset``. ``"auto"`` and the other players are left as they are.
+    """
+    if isinstance(policy, PromptedPolicy) and max_tokens != "auto":
+        policy.max_tokens = policy.aux_max_tokens = max_tokens
+    return policy

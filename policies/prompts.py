@@ -13,20 +13,27 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
+from policies import compact
 from sotopia_tom_env.instructions import REPLY_FORMAT, reply_format
+from sotopia_tom_env.seat import read_seat
 
 PLAYER_OPTIONS: dict[str, str] = {
     "recipient_enum": "list the valid recipients in the prompt and allow only them in the "
     "reply schema's 'to' (the paper lets the model write names and the env resolve them)",
-    "short_messages": "ask for concise messages, cap them at 400 characters and the action "
-    "reply at 500 tokens (coach note and state at 768); the paper sets no budget",
+    "short_messages": "ask for concise messages and cap them at 400 characters; every call "
+    "gets the budget fitted to its purpose (policies.budgets) whatever the model; the paper "
+    "sets no budget",
     "capped_beliefs": "bound the ToM-Belief / Self-Focused state: at most 2 short notes per "
     "belief or plan list, 5 short items per progress list, beliefs only about participants",
     "ask_nudge": "Basic also tells the player to ask for what it needs (the paper's Basic only "
     "says to answer questions)",
-    "reply_ceiling": "cap every call at 1024 tokens, so a small model's runaway loop (a state "
+    "reply_ceiling": "cap every call at 1024 tokens (policies.budgets: the fitted budgets of a "
+    "small model are lower already), so a small model's runaway loop (a state "
     "that repeats one word until the context is full) ends as an invalid reply instead of "
     "running into the client's timeout; no valid action reply comes near it",
+    "compact": "render the observation in the compact layout (policies.compact): the same "
+    "facts and rules in about half the tokens, others named by agent id; the layout trained "
+    "players learn on (the paper's layout is the default)",
     "aux_last": "put the coach note or tracked state after the conversation, not between the "
     "guidance and the conversation as the paper does, so each action prompt extends the "
     "agent's previous one and a server's prefix cache can reuse it",
@@ -199,6 +206,9 @@ def action_prompt(
     guidance = GUIDANCE[strategy]
     if strategy == "basic" and "ask_nudge" in options:
         guidance = BASIC.format(engage=ENGAGE_AND_ASK)
+    if "compact" in options:
+        compact_guidance = compact.BASIC if guidance == GUIDANCE["basic"] else guidance
+        return compact.compact_prompt(read_seat(observation), compact_guidance, aux)
     fmt = reply_format(others) if "recipient_enum" in options else _FREE_REPLY_FORMAT
     concise = CONCISE if "short_messages" in options else ""
     aux, aux_last = ("", aux) if "aux_last" in options else (aux, "")

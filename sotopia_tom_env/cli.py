@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
 
 import scenarios
+from policies.budgets import BudgetChoice
 from policies.prompts import PLAYER_OPTIONS
 from sotopia_tom_env import cli_errors as checks
 
@@ -200,6 +201,14 @@ PlayerOptionsOpt = Annotated[
         "see docs/players.md); none: the paper's players."
     ),
 ]
+MaxTokensOpt = Annotated[
+    str,
+    typer.Option(
+        help="Token budget of each LLM call of the players: auto (fitted to the call's purpose "
+        "when the served model's context is small, as the embedded default's; none for a large "
+        "or unknown context), none (no budget, as the paper) or a number (docs/players.md)."
+    ),
+]
 JudgeModelOpt = Annotated[
     str | None, typer.Option(help="Model of the LLM judge; default: the same as --model.")
 ]
@@ -226,6 +235,7 @@ def run(
     ] = 0,
     max_turns: MaxTurnsOpt = 60,
     player_options: PlayerOptionsOpt = "",
+    max_tokens: MaxTokensOpt = "auto",
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     out: Annotated[
@@ -234,12 +244,17 @@ def run(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only the scores as JSON.")] = False,
 ) -> None:
-    """Play one episode, judge it and print the transcript and scores."""
+    """Play one episode, judge it and print the transcript and scores.
+
+    While an LLM plays, a bar on stderr shows the steps played, the calls done and the tokens
+    generated.
+    """
     from policies import SCRIPTED
     from sotopia_tom_env.bench.lock import hold
 
     trained = checks.policies([policy], "--policy", base_url, "policy")
     options = _player_options(player_options)
+    budget = _max_tokens(max_tokens)
     checks.endpoint(model, base_url)
     with checks.scenario_errors(scenario_set, "--scenarios"):
         chosen = scenarios.load(scenario_set)
@@ -249,10 +264,14 @@ def run(
     with hold(out) if out is not None else nullcontext():
         if out is not None and scenario_id is not None:
             _refuse_duplicate(out, f"{policy}/{scenario_id}/{seed}")
-        with _client(needs_llm, model, base_url, trained) as client:
+        # One episode: a local server needs only the smallest KV cache, which it makes faster.
+        with _client(needs_llm, model, base_url, trained, episodes=1) as client:
+            if policy not in SCRIPTED:
+                typer.echo(_budgets_line(options, budget, client), err=True)
             record = asyncio.run(
-                _play_one(chosen, scenario_id, policy, judge, seed, max_turns, client, options)
-            )
+                _play_one(chosen, scenario_id, policy, judge, seed, max_turns, client, options,
+                          budget)
+            )  # fmt: skip
         _print_episode(record, as_json, judge)
         if out is not None:
             _save_episode(out, record)
@@ -279,9 +298,14 @@ def _save_episode(out: Path, record: Any) -> None:
 
 @contextmanager
 def _client(
-    needed: bool, model: str | None, base_url: str | None, trained: Any = (), concurrency: int = 16
+    needed: bool,
+    model: str | None,
+    base_url: str | None,
+    trained: Any = (),
+    concurrency: int = 16,
+    episodes: int | None = None,
 ) -> Iterator[Any]:
-    """The players' chat client for ``concurrency`` episodes in flight.
+    """The players' chat client for ``concurrency`` requests (and ``episodes``) in flight.
 
     A local server also loads the trained adapters named, and then serves the base model
     through a zero adapter (``policies.trained.BASE_ADAPTER`` says why).
@@ -294,7 +318,7 @@ def _client(
         return
     server_args = () if base_url else lora_server_args(trained)
     with chat_client(
-        model, base_url, max_concurrency=concurrency, server_args=server_args
+        model, base_url, max_concurrency=concurrency, server_args=server_args, episodes=episodes
     ) as client:
         yield client.routed(BASE_ADAPTER) if server_args else client
 
@@ -308,27 +332,68 @@ async def _play_one(
     max_turns: int,
     client: Any,
     options: tuple[str, ...] = (),
+    budget: BudgetChoice = "auto",
 ) -> Any:
     from policies import Setup, make_policy, play_episode
+    from policies.prompted import with_budget
     from sotopia_tom_env.bench.judging import judge_episode, make_judge
     from sotopia_tom_env.bench.records import EpisodeRecord
     from sotopia_tom_env.env import SotopiaToMEnv
 
     env = SotopiaToMEnv(scenarios=scenario_set, max_turns=max_turns)
-    result = await play_episode(
-        env,
-        lambda a, s: make_policy(policy, Setup(a, s, seed=seed, client=client, options=options)),
-        seed=seed,
-        scenario=scenario_id,
-    )
+    players: dict[str, Any] = {}
+
+    def player(agent: str, scenario: scenarios.Scenario) -> Any:
+        setup = Setup(agent, scenario, seed=seed, client=client, options=options)
+        return players.setdefault(agent, with_budget(make_policy(policy, setup), budget))
+
+    async with _episode_progress(client, policy, env):
+        result = await play_episode(env, player, seed=seed, scenario=scenario_id)
     judgment, scores = await judge_episode(
         make_judge(judge_kind, client), result.scenario, result.transcript
     )
+    llm = client.stats.as_dict() if client is not None else {}
+    cuts = sum(getattr(p, "stats", {}).get("budget_cuts", 0) for p in players.values())
     return EpisodeRecord.of_episode(
         result, (judgment, scores), episode_id=f"{policy}/{result.scenario.id}/{seed}",
         policy=policy, model=getattr(client, "model", None), seed=seed, max_turns=max_turns,
-        llm=client.stats.as_dict() if client is not None else {},
+        llm={**llm, "budget_cuts": cuts} if client is not None else llm,
     )  # fmt: skip
+
+
+@asynccontextmanager
+async def _episode_progress(client: Any, label: str, env: Any) -> AsyncIterator[None]:
+    """A bar of the episode's steps, LLM calls and tokens on stderr, when an LLM plays."""
+    if client is None:
+        yield
+        return
+    from tqdm import tqdm
+
+    from sotopia_tom_env.bench.progress import CallProgress
+
+    def steps() -> int:
+        transcript = getattr(env, "transcript", None)  # set by the episode's reset
+        return transcript.steps if transcript is not None else 0
+
+    with tqdm(total=env.config.max_turns, unit="step", desc=label) as bar:
+        async with CallProgress(bar, client.stats, steps=steps):
+            yield
+
+
+def _budgets_line(options: tuple[str, ...], budget: BudgetChoice, client: Any) -> str:
+    """What each call of the players may generate, and why (printed before an episode starts)."""
+    from policies.budgets import is_small, of_players
+
+    context = getattr(client, "context_tokens", None)
+    table = of_players(options, budget, context).as_dict()
+    if all(v is None for v in table.values()):
+        return "token budgets: none (the server's own limit applies, as in the paper)"
+    shown = ", ".join(f"{k} {'none' if v is None else v}" for k, v in table.items())
+    if budget == "auto" and is_small(context):
+        why = f"fitted to the served model's {context}-token context"
+    else:
+        why = "as asked" if budget != "auto" else "as the player options ask"
+    return f"token budgets per call: {shown} ({why}; --max-tokens changes them)"
 
 
 def _scores_json(scores: Any) -> dict[str, Any]:
@@ -597,6 +662,7 @@ def bench(
         ),
     ] = 4,
     player_options: PlayerOptionsOpt = "",
+    max_tokens: MaxTokensOpt = "auto",
     save_calls: Annotated[
         bool,
         typer.Option(help="Keep each LLM call's prompt and reply with its episode (viewer)."),
@@ -640,6 +706,7 @@ def bench(
         BenchConfig,
         iter_jobs,
         prepare_out,
+        record_budgets,
         select_scenarios,
     )
 
@@ -662,6 +729,7 @@ def bench(
         max_turns=max_turns,
         max_stale_turns=max_stale_turns,
         player_options=list(_player_options(player_options)),
+        max_tokens=_max_tokens(max_tokens),
         save_calls=save_calls,
         model=(model or "default") if needs_llm else None,
     )
@@ -679,6 +747,8 @@ def bench(
         todo = sum(1 for j in iter_jobs(config, chosen) if j.episode_id not in done)
         typer.echo(f"{len(done)} episodes already in {out}, {todo} to play")
         if todo and ray_endpoints:
+            if players_need_llm:  # the workers' --base-url endpoints do not say their context
+                config = record_budgets(out, config, None)
             _bench_ray(config, out, ray_endpoints, concurrency, workers, address, todo)
         elif todo:
             for only, spec in _phases(names, base_url):
@@ -696,10 +766,22 @@ def bench(
                         judge, None if spec else client, (model, base_url), judge_ep
                     ) as judge_llm,
                 ):
+                    if need:
+                        config = record_budgets(out, config, client)
                     asyncio.run(_bench(config, out, client, judge_llm, concurrency, left, only))
         summary = build_report(out)
     typer.echo(results_table(summary))
     typer.echo(f"report: {out / 'report.md'}, {out / 'report.html'}")
+
+
+def _max_tokens(value: str) -> BudgetChoice:
+    """The ``--max-tokens`` choice (``"auto"``, None or a number), checked before anything runs."""
+    from policies.budgets import parse_choice
+
+    try:
+        return parse_choice(value)
+    except ValueError as e:
+        raise checks.bad("--max-tokens", str(e)) from None
 
 
 def _player_options(value: str) -> tuple[str, ...]:
@@ -815,19 +897,21 @@ async def _bench(
     from tqdm import tqdm
 
     from sotopia_tom_env.bench.judging import make_judge
+    from sotopia_tom_env.bench.progress import CallProgress
     from sotopia_tom_env.bench.runner import play_bench
+    from sotopia_tom_env.llm import ClientStats
 
-    tokens = 0
+    # The calls and tokens move while episodes are in flight, not only when one ends.
+    stats = client.stats if client is not None else ClientStats()
     with tqdm(total=total, unit="ep", desc="episodes") as bar:
+        async with CallProgress(bar, stats) as progress:
 
-        def tick(record: Any) -> None:
-            nonlocal tokens
-            tokens += record.llm.get("completion_tokens", 0)
-            bar.set_postfix(tokens=tokens, last=record.episode_id[:40])
-            bar.update()
+            def tick(record: Any) -> None:
+                progress.last = record.episode_id[:40]
+                bar.update()
 
-        await play_bench(config, out, client=client, judge=make_judge(config.judge, judge_llm),
-                        concurrency=concurrency, on_record=tick, policies=policies)  # fmt: skip
+            await play_bench(config, out, client=client, judge=make_judge(config.judge, judge_llm),
+                             concurrency=concurrency, on_record=tick, policies=policies)  # fmt: skip
 
 
 @app.command()
@@ -1010,24 +1094,34 @@ def train(
     config: Annotated[
         Path,
         typer.Option(
-            exists=True, dir_okay=False, help="A GRPO config, e.g. training/configs/cpu-smoke.yaml."
+            exists=True,
+            dir_okay=False,
+            help="A pipeline (training/configs/pipeline-cpu-small.yaml) or one GRPO stage's config.",
         ),
     ],
 ) -> None:
-    """Fine-tune a player on Silver: the SFT warm start the config names, then GRPO in the env.
+    """Train a player on Silver: every stage of a pipeline in order (SFT, DAgger, GRPO).
 
-    The same as ``python -m training.grpo --config CONFIG``; rerunning resumes an interrupted run.
+    Each stage is skipped once done and resumes where it stopped, so rerunning finishes an
+    interrupted run. A GRPO config alone runs that stage (``python -m training.grpo``).
     """
     try:
-        from trl import GRPOConfig, TrlParser
+        import trl  # noqa: F401
     except ImportError:
         raise checks.bad(
             "--config", 'training needs its extra: pip install "sotopia-tom-env[train]"'
         ) from None
-    from training.grpo import GRPOScriptArguments, main
+    from training import grpo, pipeline
 
-    parser = TrlParser((GRPOScriptArguments, GRPOConfig))
-    typer.echo(f"adapter: {main(*parser.parse_args_and_config(args=['--config', str(config)]))}")
+    try:
+        out = (
+            pipeline.run(config, typer.echo)
+            if pipeline.is_pipeline(config)
+            else grpo.run_config(config)
+        )
+    except ValueError as e:
+        raise checks.bad("--config", str(e)) from None
+    typer.echo(f"trained player: {out}")
 
 
 if __name__ == "__main__":  # pragma: no cover

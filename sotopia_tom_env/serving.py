@@ -18,6 +18,7 @@ def chat_client(
     max_concurrency: int = 16,
     server_args: Sequence[str] = (),
     served_name: str | None = None,
+    episodes: int | None = None,
 ) -> Iterator[Any]:
     """A chat client for the duration of the block.
 
@@ -25,7 +26,9 @@ def chat_client(
     served name; the key comes from ``api_key`` or ``$OPENAI_API_KEY``). Without it a local vLLM
     server is started for ``model`` (the embedded SmolLM2-135M-Instruct when ``None``) and
     stopped when the block ends; ``server_args`` go to that server (e.g. LoRA adapters to load),
-    which serves the model as ``served_name`` (default: the folder's name).
+    which serves the model as ``served_name`` (default: the folder's name), with a KV cache
+    sized for ``episodes`` in flight (default: ``max_concurrency``; one episode needs the
+    smallest cache, which a CPU server sets up several times faster: docs/performance.md).
     """
     from sotopia_tom_env.llm import OpenAIChatClient, VLLMServer
 
@@ -39,7 +42,7 @@ def chat_client(
         model=model,
         log_path=log_path,
         extra_args=server_args,
-        episodes=max_concurrency,
+        episodes=episodes or max_concurrency,
         served_name=served_name,
     ) as server:
         yield server.client(max_concurrency=max_concurrency)

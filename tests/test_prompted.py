@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 import scenarios
 import sotopia_tom_env
 from policies import STRATEGIES, PromptedPolicy, Setup, make_policy
-from policies.prompts import PLAYER_OPTIONS, check_options
+from policies.budgets import CEILING_TOKENS, fitted
+from policies.prompts import PLAYER_OPTIONS, SHORT_MESSAGE_CHARS, check_options
 from policies.state import (
     MEMORY_CAP,
     RISK_CAP,
@@ -439,7 +440,8 @@ def test_each_refinement_appears_only_when_enabled(option):
     short = option == "short_messages"
     assert ("concise (at most 400 characters" in prompt) == short
     assert schema["properties"]["argument"]["maxLength"] == (400 if short else 2000)
-    assert actions[-1]["max_tokens"] == {"short_messages": 500, "reply_ceiling": 1024}.get(option)
+    budget = {"short_messages": fitted(SHORT_MESSAGE_CHARS).action, "reply_ceiling": CEILING_TOKENS}
+    assert actions[-1]["max_tokens"] == budget.get(option)
     assert ("ask for what you need" in prompt) == (option == "ask_nudge")
     states = {r["response_format"] for r in client.requests} - {actions[-1]["response_format"]}
     assert (states == {CappedBeliefState}) == (option == "capped_beliefs")
@@ -448,9 +450,10 @@ def test_each_refinement_appears_only_when_enabled(option):
 @pytest.mark.parametrize("strategy", ["tom_coach", "tom_belief", "self_focused"])
 def test_the_reply_ceiling_bounds_every_call_and_a_shorter_budget_wins(strategy):
     client, _, _ = first_turn(strategy, options=["reply_ceiling"])
-    assert {r["max_tokens"] for r in client.requests} == {1024}
+    assert {r["max_tokens"] for r in client.requests} == {CEILING_TOKENS}
     client, _, _ = first_turn(strategy, options=["reply_ceiling", "short_messages"])
-    assert {r["max_tokens"] for r in client.requests} <= {500, 768}
+    short = fitted(SHORT_MESSAGE_CHARS).as_dict().values()
+    assert {r["max_tokens"] for r in client.requests} <= set(short)
 
 
 def test_ask_nudge_changes_only_basic():
@@ -461,9 +464,13 @@ def test_ask_nudge_changes_only_basic():
 
 def test_short_messages_also_budgets_the_auxiliary_calls():
     client, _, _ = first_turn("tom_coach", options=["short_messages"])
-    assert {r["max_tokens"] for r in client.requests if r["response_format"] is None} == {768}
+    coach = {r["max_tokens"] for r in client.requests if r["response_format"] is None}
+    assert coach == {fitted(SHORT_MESSAGE_CHARS).coach}
     explicit = PromptedPolicy("agent_0", client, "basic", max_tokens=64, options=["short_messages"])
-    assert explicit.max_tokens == 64  # an explicit budget wins over the option's
+    env = sotopia_tom_env.parallel_env(reward_fn=None, scenarios=[SCENARIO])
+    obs, infos = env.reset()
+    explicit.reset(obs["agent_0"], infos["agent_0"])
+    assert explicit.budgets.action == 64  # an explicit budget wins over the option's
 
 
 def test_options_are_checked_and_reach_every_llm_player():
@@ -521,7 +528,7 @@ def test_bench_records_player_options_and_stale_limit_and_resumes_only_with_them
     assert (config["max_stale_turns"], config["max_turns"]) == (1, 20)
     (record,) = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
     assert len(record["turn_log"]) == 2  # everyone silent: the 2nd silent step ends it
-    assert {r["max_tokens"] for r in fake_llm.requests} == {500}
+    assert {r["max_tokens"] for r in fake_llm.requests} == {fitted(SHORT_MESSAGE_CHARS).action}
     header = (out / "report.md").read_text()
     assert "| player options | recipient_enum, short_messages |" in header
     assert "| max stale turns | 1 |" in header

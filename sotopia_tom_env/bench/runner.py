@@ -17,12 +17,14 @@ import random
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 import scenarios as scenario_sets
 from policies import SCRIPTED, Setup, make_policy, play_episode, play_many
+from policies.budgets import of_players
+from policies.prompted import with_budget
 from policies.prompts import check_options
 from scenarios import Scenario
 from sotopia_tom_env.bench.judging import judge_episode
@@ -76,6 +78,18 @@ class BenchConfig(BaseModel):
         description="Our refinements of the LLM players (policies.prompts.PLAYER_OPTIONS); "
         "empty: the paper's players. None: saved before options existed, when players had "
         "refinements that no option set reproduces.",
+    )
+    max_tokens: Annotated[int, Field(ge=1)] | Literal["auto"] | None = Field(
+        default="auto",
+        description="Token budget of each LLM call of the players: 'auto' (fitted to the call's "
+        "purpose when the served model's context is small, policies.budgets), None (none, as "
+        "the paper) or a number. None in configs saved before budgets existed.",
+    )
+    budgets: dict[str, int | None] | None = Field(
+        default=None,
+        description="The budget of each call purpose the players sent (action, coach, state), "
+        "noted once their model is served; it follows from max_tokens, the player options and "
+        "the model, so a resumed run does not compare it.",
     )
 
     save_calls: bool = Field(
@@ -217,6 +231,8 @@ def prepare_out(out: Path, config: BenchConfig) -> set[str]:
     drop_torn_tail(out / EPISODES_FILE)
     done = {r.episode_id for r in read_records(out / EPISODES_FILE)}
     saved = _saved_config(out / CONFIG_FILE, len(done)) if done else None
+    if saved is not None:  # noted by record_budgets, not chosen: never a difference
+        saved = saved.model_copy(update={"budgets": config.budgets})
     if saved is None or _adds_policies(saved, config):
         _write_atomic(out / CONFIG_FILE, config.model_dump_json(indent=2))
     elif saved != config:
@@ -272,15 +288,31 @@ def _older_limit(data: Any) -> Any:
     """A config saved before a field existed, marked with what it ran, so resume refuses.
 
     Before the by-sector draw ``--limit`` took the first N. Before player options the LLM
-    players had refinements of their own (``player_options`` None); scripted-only runs are
-    unaffected.
+    players had refinements of their own (``player_options`` None); before budgets they sent
+    none unless an option asked (``max_tokens`` None). Scripted-only runs are unaffected.
     """
     if isinstance(data, dict) and data.get("limit") and "limit_sampling" not in data:
         data = {**data, "limit_sampling": "first"}
     llm_players = isinstance(data, dict) and set(data.get("policies") or ()) - SCRIPTED
     if llm_players and "player_options" not in data:
         data = {**data, "player_options": None}
+    if llm_players and "max_tokens" not in data:
+        data = {**data, "max_tokens": None}
     return data
+
+
+def record_budgets(out: Path, config: BenchConfig, client: Any) -> BenchConfig:
+    """``config`` with the budget of each call purpose its players send, noted in ``out``.
+
+    Called once the players' model is served, because ``"auto"`` depends on its context. The
+    caller holds the folder's lock (:func:`~sotopia_tom_env.bench.lock.hold`).
+    """
+    context = getattr(client, "context_tokens", None)
+    table = of_players(config.player_options or (), config.max_tokens, context).as_dict()
+    path = out / CONFIG_FILE
+    saved = BenchConfig.model_validate_json(path.read_text(encoding="utf-8"))
+    _write_atomic(path, saved.model_copy(update={"budgets": table}).model_dump_json(indent=2))
+    return config.model_copy(update={"budgets": table})
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -417,16 +449,19 @@ async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> Ep
         env,
         lambda a, s: policies.setdefault(
             a,
-            make_policy(
-                job.policy,
-                Setup(
-                    a,
-                    s,
-                    seed=job.seed,
-                    client=client,
-                    options=options,
-                    record_calls=config.save_calls,
+            with_budget(
+                make_policy(
+                    job.policy,
+                    Setup(
+                        a,
+                        s,
+                        seed=job.seed,
+                        client=client,
+                        options=options,
+                        record_calls=config.save_calls,
+                    ),
                 ),
+                config.max_tokens,
             ),
         ),
         seed=job.seed,

@@ -18,7 +18,9 @@ import numpy as np
 from sotopia_tom_env.bench.failures import inquiry_failures
 from sotopia_tom_env.bench.records import EpisodeRecord, unique_episodes
 
-METRICS = ("DA", "IA", "EFF", "CPV", "CM")
+# EFF_H and CM_H: EFF over a fixed horizon (the run's max_turns), and CM with it; the training
+# reward's efficiency, which talk that says nothing cannot raise (rewards.metrics.fixed_horizon).
+METRICS = ("DA", "IA", "EFF", "CPV", "CM", "EFF_H", "CM_H")
 
 
 def label(r: EpisodeRecord) -> str:
@@ -77,7 +79,7 @@ def sector_table(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]
 
 
 def interaction_stats(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
-    """Per policy label: rounds, messages, talk and private rates, stale and violation shares, tokens."""
+    """Per policy label: rounds, messages, rates and shares, cut replies, tokens."""
     groups: dict[str, list[EpisodeRecord]] = defaultdict(list)
     for r in records:
         groups[label(r)].append(r)
@@ -96,6 +98,7 @@ def interaction_stats(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, f
             "violation_rate": _share((_metric(r, "CPV") or 0) > 0 for r in judged),
             "zero_cm_rate": _share(_cm(r) == 0 for r in judged),
             "leave_rate": sum(map(_left, rs)) / max(1, sum(len(r.scenario.agents) for r in rs)),
+            "budget_cuts": float(sum(r.llm.get("budget_cuts", 0) for r in rs)),
             "completion_tokens": float(sum(r.llm.get("completion_tokens", 0) for r in rs)),
         }
     return out
@@ -219,6 +222,11 @@ def _cm(r: EpisodeRecord) -> float | None:
 def _metric(r: EpisodeRecord, m: str) -> float | None:
     if r.scores is None:
         return None
+    if m in ("EFF_H", "CM_H"):
+        from rewards.metrics import fixed_horizon, horizon_rounds  # the reward layer, lazily
+
+        fixed = fixed_horizon(r.scores, horizon_rounds(r.max_turns, len(r.scenario.agents)))
+        return None if fixed is None else fixed.EFF if m == "EFF_H" else fixed.CM
     return r.scores.CM if m == "CM" else r.scores.summary().get(m)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel
@@ -131,6 +131,10 @@ class ChatResult(BaseModel):
 class ClientStats:
     """Running totals of one client's calls.
 
+    A client's view for another model (``with_model``) keeps its own totals with the client's
+    as ``parent``, which counts the view's calls too: a run's totals (and its progress display)
+    then include the calls of every model it asked.
+
     Example:
         >>> stats = ClientStats()
         >>> stats.record(ChatResult(text="hi", prompt_tokens=5, completion_tokens=1, latency_s=0.1))
@@ -144,6 +148,7 @@ class ClientStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
+    parent: ClientStats | None = field(default=None, repr=False, compare=False)
 
     def record(self, result: ChatResult) -> None:
         """Add one successful call."""
@@ -151,18 +156,24 @@ class ClientStats:
         self.prompt_tokens += result.prompt_tokens
         self.completion_tokens += result.completion_tokens
         self.latency_s += result.latency_s
+        if self.parent is not None:
+            self.parent.record(result)
 
     def record_failure(self) -> None:
         """Add one call that failed for good (after its retries)."""
         self.failures += 1
+        if self.parent is not None:
+            self.parent.record_failure()
 
     def record_retry(self) -> None:
         """Add one retried attempt."""
         self.retries += 1
+        if self.parent is not None:
+            self.parent.record_retry()
 
     def as_dict(self) -> dict[str, float]:
         """Return the totals as a plain dict (for logs and reports)."""
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "parent"}
 
 
 class LLMError(RuntimeError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeGuard
 
@@ -29,6 +30,11 @@ class FakeChatClient:
             instance or class (raised, so tests can exercise error paths); or a callable
             ``(messages, response_format) -> reply`` (sync or async).
         model: Name reported as ``model``.
+        context_tokens: The context length it claims to serve (players fit their budgets to a
+            small one); None, like a hosted endpoint, by default.
+        truncate: Cut a reply longer than the call's ``max_tokens`` (counted in words) there,
+            with finish reason ``"length"``, as a server does; off by default, so a script's
+            replies come back whole.
 
     Attributes:
         requests: One dict per call, in order, with ``messages`` (a deep copy),
@@ -43,8 +49,17 @@ class FakeChatClient:
         'hi'
     """
 
-    def __init__(self, replies: Sequence[Reply] | ReplyFn, *, model: str = "fake-model") -> None:
+    def __init__(
+        self,
+        replies: Sequence[Reply] | ReplyFn,
+        *,
+        model: str = "fake-model",
+        context_tokens: int | None = None,
+        truncate: bool = False,
+    ) -> None:
         self.model = model
+        self.context_tokens = context_tokens
+        self.truncate = truncate
         self.stats = ClientStats()
         self.requests: list[dict[str, Any]] = []
         self._every: ReplyFn | None = replies if callable(replies) else None
@@ -53,7 +68,7 @@ class FakeChatClient:
     def with_model(self, model: str) -> FakeChatClient:
         """A view asking for another model, sharing this script and request log."""
         view = copy.copy(self)  # the script and the request list are shared, not copied
-        view.model, view.stats = model, ClientStats()
+        view.model, view.stats = model, ClientStats(parent=self.stats)
         return view
 
     @property
@@ -89,12 +104,13 @@ class FakeChatClient:
         except BaseException:
             self.stats.record_failure()
             raise
+        text, finish = _within(text, max_tokens if self.truncate else None)
         result = ChatResult(
             text=text,
             prompt_tokens=sum(len(m.get("content", "").split()) for m in messages),
             completion_tokens=len(text.split()),
             latency_s=0.0,
-            finish_reason="stop",
+            finish_reason=finish,
         )
         self.stats.record(result)
         return result
@@ -125,6 +141,14 @@ class FakeChatClient:
                 detail=f"the script ran out of replies at request #{len(self.requests)}",
             )
         return self._script.pop(0)
+
+
+def _within(text: str, max_tokens: int | None) -> tuple[str, str]:
+    """The text cut after ``max_tokens`` words, and the finish reason a server would give."""
+    words = list(re.finditer(r"\S+", text))
+    if max_tokens is None or len(words) <= max_tokens:
+        return text, "stop"
+    return (text[: words[max_tokens - 1].end()] if max_tokens > 0 else ""), "length"
 
 
 def _is_exception_class(value: object) -> TypeGuard[type[BaseException]]:

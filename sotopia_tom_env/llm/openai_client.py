@@ -59,6 +59,8 @@ class OpenAIChatClient:
         extra_body: Extra JSON fields sent with every request (e.g. vLLM's ``top_k``).
         http_client: An ``httpx.AsyncClient`` (``httpx2`` for openai>=3) to send through;
             tests pass one with a mock transport.
+        context_tokens: The context length the endpoint serves the model with, when known (a
+            local :class:`~.server.VLLMServer` says); players fit their budgets to a small one.
 
     Example:
         >>> client = OpenAIChatClient("SmolLM2-135M-Instruct", "http://127.0.0.1:8000/v1")
@@ -78,6 +80,7 @@ class OpenAIChatClient:
         backoff_s: float = 0.5,
         extra_body: dict[str, Any] | None = None,
         http_client: Any = None,
+        context_tokens: int | None = None,
     ) -> None:
         if max_concurrency < 1:
             raise ValueError(f"max_concurrency must be >= 1, got {max_concurrency}")
@@ -92,6 +95,7 @@ class OpenAIChatClient:
         self.backoff_s = backoff_s
         self.extra_body = dict(extra_body or {})
         self.route: str | None = None  # the served name requests go to when not ``model``
+        self.context_tokens = context_tokens
         self.stats = ClientStats()
         self._http_client = http_client
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -113,7 +117,7 @@ class OpenAIChatClient:
         A LoRA adapter served next to its base model is such a model.
         """
         view = copy.copy(self)  # shares the HTTP client and the semaphore: one limit for both
-        view.model, view.route, view.stats = model, None, ClientStats()
+        view.model, view.route, view.stats = model, None, ClientStats(parent=self.stats)
         return view
 
     def routed(self, served: str) -> OpenAIChatClient:

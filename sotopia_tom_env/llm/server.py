@@ -87,6 +87,8 @@ class VLLMServer:
     Attributes:
         base_url: ``http://host:port/v1`` once started.
         model_name: The served model name clients must send.
+        context_tokens: The context length the model is served with (``/v1/models`` reports
+            it once the server is ready); its clients carry it, so players fit their budgets.
         log_path: Where the server's output goes.
     """
 
@@ -119,6 +121,7 @@ class VLLMServer:
         self.model_name = served_name or ""
         self.process: subprocess.Popen[bytes] | None = None
         self.startup_s: float | None = None
+        self.context_tokens: int | None = None
 
     @property
     def base_url(self) -> str:
@@ -139,6 +142,7 @@ class VLLMServer:
         if not self.model_name:
             raise RuntimeError("start the server before asking for a client")
         kwargs.setdefault("extra_body", {"repetition_detection": STOP_REPEATS})
+        kwargs.setdefault("context_tokens", self.context_tokens)
         return OpenAIChatClient(self.model_name, self.base_url, **kwargs)
 
     def start(self) -> VLLMServer:
@@ -236,12 +240,15 @@ class VLLMServer:
         )
 
     def _serves_model(self) -> bool:
-        """Whether ``/v1/models`` lists the served model name."""
+        """Whether ``/v1/models`` lists the served model name (and note its context length)."""
         body = _get(f"{self.base_url}/models")
         if body is None:
             return False
-        ids = [entry.get("id") for entry in json.loads(body).get("data", [])]
-        return self.model_name in ids
+        for entry in json.loads(body).get("data", []):
+            if entry.get("id") == self.model_name:
+                self.context_tokens = entry.get("max_model_len")
+                return True
+        return False
 
     def log_tail(self, lines: int = 40) -> str:
         """Return the last ``lines`` lines of the server log."""
