@@ -6,7 +6,7 @@ PIP    := $(BIN)/python -m pip
 # The stamp changes whenever the dependency spec changes, so edits trigger a reinstall.
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml Makefile | sha1sum | cut -c1-12)
 
-.PHONY: setup test test-fast demo train lint bench-env clean
+.PHONY: setup test test-fast demo train evaluate lint bench-env clean
 
 setup: $(STAMP)
 
@@ -48,6 +48,15 @@ comma := ,
 train: setup
 	$(if $(JEMALLOC),LD_PRELOAD=$(JEMALLOC) MALLOC_CONF=dirty_decay_ms:-1$(comma)muzzy_decay_ms:-1 THP_MEM_ALLOC_ENABLE=1) \
 	  $(BIN)/sotopia-tom train --config training/configs/pipeline-cpu-small.yaml
+
+# Every stage of the cpu-small pipeline, the base model's prompted strategies and the scripted
+# players on all 160 Gold scenarios (30 steps, rule judge), then the paired differences between
+# consecutive stages. Resumable: rerun to finish; naming more policies plays only the new ones.
+STAGES := trained:runs/train/sft-cpu-small,trained:runs/train/sft-dagger-cpu-small,trained:runs/train/cpu-small
+evaluate: setup
+	$(BIN)/sotopia-tom bench --scenarios gold --max-turns 30 --out runs/gold160 \
+	  --policies $(STAGES),basic,cot,tom,tom_coach,tom_belief,self_focused,observable,ideal,random
+	$(BIN)/sotopia-tom report runs/gold160 --paired $(STAGES)
 
 lint: setup
 	$(BIN)/ruff check .

@@ -932,8 +932,10 @@ def report(
     paired: Annotated[
         str | None,
         typer.Option(
-            help="Two policies A,B (as the report names them): the paired difference B - A of "
-            "every metric over the scenarios both played, with its 95% bootstrap interval."
+            help="Two or more policies A,B[,C...] (as the report names them), e.g. a training "
+            "pipeline's stages in order: the paired difference B - A (then C - B, ...) of every "
+            "metric and the episode reward over the scenarios both played, with its 95% "
+            "bootstrap interval."
         ),
     ] = None,
 ) -> None:
@@ -959,8 +961,8 @@ def report(
     both = None
     if paired is not None:
         both = tuple(p.strip() for p in paired.split(","))
-        if len(both) != 2 or not all(both):
-            raise checks.bad("--paired", f"{paired!r}: name two policies, e.g. sft,grpo")
+        if len(both) < 2 or not all(both):
+            raise checks.bad("--paired", f"{paired!r}: name two or more policies, e.g. sft,grpo")
     try:
         summary = build_report(run_dir, judges=pair, paired=both)
     except UnknownJudge as e:
@@ -968,8 +970,7 @@ def report(
     except KeyError as e:
         raise checks.bad("--paired", str(e.args[0])) from None
     typer.echo(results_table(summary))
-    if "paired" in summary:
-        p = summary["paired"]
+    for p in summary.get("paired", []):
         typer.echo(f"\npaired difference, {p['b']} - {p['a']} ({p['pairs']} scenario-seed pairs):")
         typer.echo(paired_markdown(p))
     if "judge_agreement" in summary:

@@ -134,9 +134,12 @@ def test_naming_more_policies_grows_the_run_and_plays_only_the_new_ones(tmp_path
 def test_paired_difference_is_per_scenario_and_names_an_unknown_policy(tmp_path):
     out = tmp_path / "run"
     assert bench_here(out, "--policies", "ideal,leaky,random").exit_code == 0
-    r = cli("report", str(out), "--paired", "ideal,leaky")
+    r = cli("report", str(out), "--paired", "ideal,leaky,random")
     assert r.returncode == 0, r.stderr
-    paired = json.loads((out / "summary.json").read_text())["paired"]
+    paired, then = json.loads((out / "summary.json").read_text())["paired"]  # consecutive pairs
+    assert (then["a"], then["b"]) == ("leaky", "random")
+    # the episode reward charges the leaker's violations: far below its InfoMgmt difference
+    assert paired["metrics"]["reward"]["mean"] < paired["metrics"]["CM"]["mean"] - 1
     cm = {(x.policy, x.scenario.id): x.scores.CM for x in read_records(out / EPISODES_FILE)}
     diffs = [cm[("leaky", s)] - cm[("ideal", s)] for (p, s) in cm if p == "ideal"]
     assert paired["pairs"] == 3 and paired["metrics"]["CM"]["n"] == 3

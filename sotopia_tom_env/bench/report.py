@@ -16,10 +16,12 @@ import csv
 import html
 import importlib.metadata
 import io
+import itertools
 import json
 import logging
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,7 +46,7 @@ class NoEpisodes(ValueError):
     """The folder holds no episode to report on."""
 
 
-_HEAD = {"DA": "DA ↑", "IA": "IA ↑", "EFF": "EFF ↑", "CPV": "CPV ↓", "CM": "InfoMgmt ↑",
+_HEAD = {"reward": "episode reward ↑", "DA": "DA ↑", "IA": "IA ↑", "EFF": "EFF ↑", "CPV": "CPV ↓", "CM": "InfoMgmt ↑",
          "EFF_H": "EFF@H ↑", "CM_H": "InfoMgmt@H ↑"}  # fmt: skip
 _INTERACTION = {  # key -> (column, how its value is written)
     "rounds": ("rounds", "mean"),
@@ -129,7 +131,7 @@ def build_report(
     out: Path,
     seed: int = 0,
     judges: tuple[str, str] | None = None,
-    paired: tuple[str, str] | None = None,
+    paired: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Rebuild every report file in ``out`` from its episodes; return the summary.
 
@@ -139,9 +141,10 @@ def build_report(
         judges: two judges (e.g. ``("rule", "llm")``) whose per-episode scores to correlate,
             per metric, in a "Judge agreement" section and ``summary["judge_agreement"]``
             (see :func:`~sotopia_tom_env.bench.agreement.judge_rows` for where scores come from).
-        paired: two policy labels ``(a, b)``: the per-episode difference ``b − a`` of every
-            metric over the scenarios both played, in a "Paired difference" section and
-            ``summary["paired"]``.
+        paired: two or more policy labels, e.g. a pipeline's stages in order: for each
+            consecutive pair ``(a, b)`` the per-episode difference ``b − a`` of every metric
+            (and the episode reward) over the scenarios both played, in a "Paired difference"
+            section each and the list ``summary["paired"]``.
 
     Raises:
         NoEpisodes: ``out`` holds no readable episode (nothing is written then).
@@ -157,7 +160,9 @@ def build_report(
     if pair is not None:
         summary["judge_agreement"] = pair
     if paired is not None:
-        summary["paired"] = paired_differences(records, *paired, seed=seed)
+        summary["paired"] = [
+            paired_differences(records, a, b, seed=seed) for a, b in itertools.pairwise(paired)
+        ]
     (out / "summary.json").write_text(
         json.dumps(summary, indent=2, sort_keys=True), encoding="utf-8"
     )
@@ -472,8 +477,7 @@ class Report:
         ]  # fmt: skip
         if self.judged:
             parts.append(("Scores from other judges (sotopia-tom judge)", judges_table(s, self.judged)))  # fmt: skip
-        if "paired" in s:
-            p = s["paired"]
+        for p in s.get("paired", []):
             parts.append((f"Paired difference ({p['b']} − {p['a']}, same scenario and seed)",
                           paired_table(p)))  # fmt: skip
         if "judge_agreement" in s:

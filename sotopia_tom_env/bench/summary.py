@@ -8,7 +8,7 @@ a repeated record of the same episode is ignored.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
@@ -109,6 +109,8 @@ def paired_differences(
 ) -> dict[str, Any]:
     """Mean per-episode difference ``b − a`` of every metric, with its 95% bootstrap interval.
 
+    Besides the report's metrics, ``reward``: the episode reward (:func:`episode_reward`).
+
     Over the scenario-seed pairs both policies played (labels or bare policy names): each
     scenario is its own control, so the interval is narrower than the two means' suggest.
 
@@ -124,7 +126,7 @@ def paired_differences(
             raise KeyError(f"no episodes of policy {name!r}")
     keys = sorted(by_key[a].keys() & by_key[b].keys())
     out: dict[str, Any] = {"a": a, "b": b, "pairs": len(keys), "metrics": {}}
-    for m in METRICS:
+    for m in (*METRICS, "reward"):
         diffs = [
             y - x
             for k in keys
@@ -227,7 +229,28 @@ def _metric(r: EpisodeRecord, m: str) -> float | None:
 
         fixed = fixed_horizon(r.scores, horizon_rounds(r.max_turns, len(r.scenario.agents)))
         return None if fixed is None else fixed.EFF if m == "EFF_H" else fixed.CM
+    if m == "reward":
+        return episode_reward(r)
     return r.scores.CM if m == "CM" else r.scores.summary().get(m)
+
+
+def episode_reward(r: EpisodeRecord) -> float | None:
+    """The mean over seats of what the env's default reward pays each: InfoMgmt minus penalties.
+
+    ``rewards.agent_reward`` from the saved scores (the benchmark's composite, leaks and
+    malformed actions charged); None when the judge failed.
+    """
+    from rewards import agent_reward  # the reward layer, lazily
+
+    if r.scores is None or r.scores.CM is None:
+        return None
+    errors = Counter(t["agent"] for t in r.turn_log if t.get("error"))
+    roles = r.scenario.roles
+    return float(
+        np.mean(
+            [agent_reward(r.scores, role, errors[f"agent_{i}"]) for i, role in enumerate(roles)]
+        )
+    )
 
 
 def _left(r: EpisodeRecord) -> int:
