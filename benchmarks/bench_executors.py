@@ -24,8 +24,8 @@ from typing import Any
 
 import sotopia_tom_env
 from rewards import RuleJudge
-from sotopia_tom_env.bench.records import EPISODES_FILE, read_records
-from sotopia_tom_env.bench.runner import BenchConfig, play_bench
+from sotopia_tom_app.bench.records import EPISODES_FILE, read_records
+from sotopia_tom_app.bench.runner import BenchConfig, play_bench
 
 # Fields that differ between any two runs of the same episode.
 TIMING = {"wall_s", "finished_at"}
@@ -66,7 +66,7 @@ def run_local(cfg: BenchConfig, out: Path, concurrency: int) -> Timing:
 
 
 def run_ray(cfg: BenchConfig, out: Path, workers: int, concurrency: int) -> Timing:
-    from sotopia_tom_env.bench.ray_executor import import_ray, play_bench_ray
+    from sotopia_tom_app.bench.ray_executor import import_ray, play_bench_ray
 
     ray = import_ray()
     # The workers must import the same checkout as this process, whatever else is installed.

@@ -27,7 +27,7 @@ import tracemalloc
 from pathlib import Path
 
 from rewards import RuleJudge
-from sotopia_tom_env.bench.runner import BenchConfig, play_bench
+from sotopia_tom_app.bench.runner import BenchConfig, play_bench
 
 POLICIES = ["ideal", "random", "leaky", "silent"]
 SCENARIOS = 5  # Gold scenarios, one per sector: 20 episodes per seed

@@ -38,7 +38,7 @@ PURPOSES = ("action", "coach", "state_init", "state_update")
 def play(strategy: str, args: argparse.Namespace) -> tuple[float, dict[str, Any] | None]:
     """Run the command for one strategy; its wall time and the episode it saved (None: failed)."""
     with tempfile.TemporaryDirectory() as out:
-        command = [sys.executable, "-m", "sotopia_tom_env.cli", "run", "--scenarios", "tiny",
+        command = [sys.executable, "-m", "sotopia_tom_app.cli", "run", "--scenarios", "tiny",
                    "--policy", strategy, "--judge", "rule", "--seed", "0",
                    "--max-turns", str(args.max_turns), "--max-tokens", args.max_tokens,
                    "--json", "--out", out]  # fmt: skip

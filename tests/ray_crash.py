@@ -16,7 +16,7 @@ from typing import Any
 
 def install() -> None:
     """Wrap the episode function the Ray workers call (run once per worker process)."""
-    from sotopia_tom_env.bench import ray_executor
+    from sotopia_tom_app.bench import ray_executor
 
     play_job = ray_executor.play_job
 

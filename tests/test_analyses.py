@@ -10,9 +10,9 @@ import pytest
 import sotopia_tom_env
 from rewards import RuleJudge, score
 from rewards.verdicts import IAAgentResult, IAItemAssessment, IAVerdict, Judgment
-from sotopia_tom_env.bench.failures import classify, episode_failures, inquiry_failures
-from sotopia_tom_env.bench.records import EPISODES_FILE, EpisodeRecord, append_record
-from sotopia_tom_env.bench.report import GLOSSARY, build_report, inquiry_failures_table
+from sotopia_tom_app.bench.failures import classify, episode_failures, inquiry_failures
+from sotopia_tom_app.bench.records import EPISODES_FILE, EpisodeRecord, append_record
+from sotopia_tom_app.bench.report import GLOSSARY, build_report, inquiry_failures_table
 
 SCENARIO = "tiny-3-agents"  # agent_0 needs a private item of agent_1; agent_2 holds no such item
 
@@ -198,7 +198,7 @@ def test_report_correlates_the_two_judges_per_metric(tmp_path):
 def test_report_command_prints_agreement_and_refuses_a_missing_judge(tmp_path):
     from typer.testing import CliRunner
 
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.cli import app
 
     agreement_run(tmp_path)
     runner = CliRunner()
@@ -268,8 +268,8 @@ def test_a_raw_json_reply_goes_to_the_env_as_typed():
 def test_a_human_episode_is_played_judged_and_saved_end_to_end(tmp_path):
     from typer.testing import CliRunner
 
-    from sotopia_tom_env.bench.records import read_episodes
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.bench.records import read_episodes
+    from sotopia_tom_app.cli import app
 
     name, holder, _ = private_desired()
     typed = f"Could you share the {name.lower()}?\n{holder}\n/none\n/leave\n"
@@ -294,7 +294,7 @@ def test_a_human_episode_is_played_judged_and_saved_end_to_end(tmp_path):
 def test_play_refuses_a_bad_seat_or_partner_count_before_starting(tmp_path):
     from typer.testing import CliRunner
 
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.cli import app
 
     base = ["play", "--scenarios", "tiny", "--scenario-id", SCENARIO, "--out", str(tmp_path)]
     for extra, option in [(["--as", "Janitor"], "--as"), (["--as", "agent_0", "--partners", "ideal,random,leaky"], "--partners"),

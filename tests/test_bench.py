@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sotopia_tom_env.bench.records import EPISODES_FILE, read_records
+from sotopia_tom_app.bench.records import EPISODES_FILE, read_records
 
 SCRIPTED = [
     "--policies",
@@ -30,7 +30,7 @@ SCRIPTED = [
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     """Run ``sotopia-tom ARGS`` in a fresh process."""
-    cmd = [sys.executable, "-m", "sotopia_tom_env.cli", *args]
+    cmd = [sys.executable, "-m", "sotopia_tom_app.cli", *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
 
 
@@ -43,7 +43,7 @@ def test_killed_run_resumes_without_loss_or_duplicates(tmp_path):
     cmd = [
         sys.executable,
         "-m",
-        "sotopia_tom_env.cli",
+        "sotopia_tom_app.cli",
         "bench",
         *SCRIPTED,
         "--out",
@@ -248,13 +248,13 @@ def bench_here(out: Path, *extra: str):
     """``sotopia-tom bench`` on the tiny set in this process (fast)."""
     from typer.testing import CliRunner
 
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.cli import app
 
     return CliRunner().invoke(app, [*TINY, "--out", str(out), *extra])
 
 
 def test_a_second_process_is_refused_while_a_run_holds_the_folder(tmp_path):
-    from sotopia_tom_env.bench.lock import hold
+    from sotopia_tom_app.bench.lock import hold
 
     out = tmp_path / "run"
     with hold(out):  # this process is the run in progress
@@ -280,8 +280,8 @@ def test_duplicates_and_a_damaged_middle_line_are_skipped_and_every_intact_recor
     damaged = first + second[: len(second) // 2] + "\n" + third + first  # + a duplicate line
     path.write_text(damaged)
 
-    from sotopia_tom_env.bench.records import read_episodes
-    from sotopia_tom_env.bench.summary import summarize
+    from sotopia_tom_app.bench.records import read_episodes
+    from sotopia_tom_app.bench.summary import summarize
 
     episodes = read_episodes(path)
     assert [r.episode_id for r in episodes] == ["ideal/tiny-3-agents/0", "ideal/tiny-5-agents/0"]
@@ -322,7 +322,7 @@ def test_a_damaged_config_is_a_clear_error_that_keeps_the_episodes(tmp_path, tex
 def test_run_out_into_a_bench_folder_never_adds_a_duplicate(tmp_path):
     from typer.testing import CliRunner
 
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.cli import app
 
     out = tmp_path / "run"
     assert bench_here(out).exit_code == 0
@@ -348,7 +348,7 @@ def test_the_runner_draws_jobs_only_as_slots_free_up(monkeypatch, tmp_path):
     import asyncio
 
     from rewards import RuleJudge
-    from sotopia_tom_env.bench import runner
+    from sotopia_tom_app.bench import runner
 
     made = 0
     iter_jobs = runner.iter_jobs

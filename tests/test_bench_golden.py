@@ -41,7 +41,7 @@ def digests(episodes: Path) -> dict[str, str]:
 
 
 def test_scripted_gold_benchmark_repeats_its_episodes(tmp_path):
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.cli import app
 
     out = tmp_path / "gold"
     result = CliRunner().invoke(app, ["bench", *ARGS, "--out", str(out)])

@@ -17,8 +17,8 @@ from policies.budgets import CEILING_TOKENS, Budgets, fitted, parse_choice
 from policies.prompted import with_budget
 from policies.prompts import SHORT_MESSAGE_CHARS
 from policies.state import BeliefState, capped
+from sotopia_tom_app.cli import app
 from sotopia_tom_env import AgentAction
-from sotopia_tom_env.cli import app
 from sotopia_tom_env.llm import FakeChatClient, OpenAIChatClient, VLLMServer
 
 EMBEDDED = 8192  # the context the embedded SmolLM2-135M is served with

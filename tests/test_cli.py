@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from sotopia_tom_env.cli import app
+from sotopia_tom_app.cli import app
 
 
 def test_run_json_names_the_episode_and_uses_one_key_style():

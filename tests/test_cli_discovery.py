@@ -24,9 +24,9 @@ from policies import POLICIES, IdealPlayer, play_episode
 from policies.prompted import STRATEGIES
 from policies.prompts import action_prompt
 from scenarios.io import SHIPPED_SETS
-from sotopia_tom_env.bench.runner import BenchConfig, sample_by_sector, select_scenarios
-from sotopia_tom_env.catalog import SET_NOTES, STRATEGY_NOTES
-from sotopia_tom_env.cli import app
+from sotopia_tom_app.bench.runner import BenchConfig, sample_by_sector, select_scenarios
+from sotopia_tom_app.catalog import SET_NOTES, STRATEGY_NOTES
+from sotopia_tom_app.cli import app
 from sotopia_tom_env.llm.fake import FakeChatClient
 from sotopia_tom_env.routing import RecipientError, Roster
 

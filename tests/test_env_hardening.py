@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 import scenarios
 import sotopia_tom_env
 from scenarios import InvalidScenario
+from sotopia_tom_app.bench.runner import BenchConfig, select_scenarios
+from sotopia_tom_app.cli import app
 from sotopia_tom_env import AgentAction
 from sotopia_tom_env.arguments import ResetNeeded
-from sotopia_tom_env.bench.runner import BenchConfig, select_scenarios
-from sotopia_tom_env.cli import app
 from sotopia_tom_env.routing import Roster
 
 SPEAK = AgentAction.speak

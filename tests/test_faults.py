@@ -24,9 +24,9 @@ from fault_server import FAULTS, FaultServer
 from policies import PromptedPolicy, Setup, make_policy, play_episode
 from rewards import LLMJudge, RuleJudge, score
 from scenarios.generate.llm import ScenarioPipeline
+from sotopia_tom_app.bench.records import EPISODES_FILE, read_records
+from sotopia_tom_app.bench.runner import BenchConfig, run_bench
 from sotopia_tom_env import SotopiaToMEnv
-from sotopia_tom_env.bench.records import EPISODES_FILE, read_records
-from sotopia_tom_env.bench.runner import BenchConfig, run_bench
 from sotopia_tom_env.llm import LLMError, OpenAIChatClient
 from sotopia_tom_env.llm.client import redact
 

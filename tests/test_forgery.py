@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from test_viewer_security import Page, assert_inert
 
 import sotopia_tom_env
-from sotopia_tom_env.bench.records import EpisodeRecord
-from sotopia_tom_env.bench.viewer import render_episode
+from sotopia_tom_app.bench.records import EpisodeRecord
+from sotopia_tom_app.bench.viewer import render_episode
 from sotopia_tom_env.brief import CONVERSATION_HEADING, STATUS_HEADING, split_observation
 from sotopia_tom_env.render import FORMAT_CHARS, LINE_BREAK, one_line, render_text
 from sotopia_tom_env.transcript import Message, Transcript

@@ -246,7 +246,7 @@ def test_cli_generate_against_a_scripted_endpoint(tmp_path):
     from fault_server import FaultServer
     from typer.testing import CliRunner
 
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.cli import app
 
     broken, _ = break_scenario(LEGAL[1])
     gens = iter([draft(broken), draft(LEGAL[1])])

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from sotopia_tom_app.cli import app
 from sotopia_tom_env import serving
-from sotopia_tom_env.cli import app
 from sotopia_tom_env.llm import FakeChatClient
 
 EMPTY_VERDICTS = {

@@ -25,9 +25,9 @@ from policies.state import (
     SelfFocusedState,
     capped,
 )
+from sotopia_tom_app.cli import app
 from sotopia_tom_env import AgentAction
 from sotopia_tom_env.brief import STATUS_HEADING
-from sotopia_tom_env.cli import app
 from sotopia_tom_env.llm import FakeChatClient, LLMError
 
 SCENARIO = canaried(scenarios.load("tiny")[0])  # agent_0 = Chief Nursing Officer

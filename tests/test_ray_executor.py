@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from rewards import RuleJudge
-from sotopia_tom_env.bench.records import EPISODES_FILE, read_records
-from sotopia_tom_env.bench.runner import BenchConfig, EpisodeError, plan, play_bench
-from sotopia_tom_env.cli import app
+from sotopia_tom_app.bench.records import EPISODES_FILE, read_records
+from sotopia_tom_app.bench.runner import BenchConfig, EpisodeError, plan, play_bench
+from sotopia_tom_app.cli import app
 
 ray = pytest.importorskip("ray")
-from sotopia_tom_env.bench.ray_executor import play_bench_ray  # noqa: E402
+from sotopia_tom_app.bench.ray_executor import play_bench_ray  # noqa: E402
 
 pytestmark = pytest.mark.timeout(240)  # a stuck cluster fails the test instead of the suite
 
@@ -98,7 +98,7 @@ def test_a_worker_killed_mid_run_loses_no_episode(cluster, local_run, tmp_path):
 def test_an_episode_that_always_kills_its_worker_stops_only_that_worker(
     cluster, local_run, tmp_path, monkeypatch
 ):
-    from sotopia_tom_env.bench import ray_executor
+    from sotopia_tom_app.bench import ray_executor
 
     monkeypatch.setattr(ray_executor, "RETRIES", 1)  # each restart starts a Python process
     target = plan(config())[4].episode_id

@@ -15,8 +15,8 @@ import pytest
 
 import scenarios
 from policies import PromptedPolicy, play_episode
-from sotopia_tom_env.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes
-from sotopia_tom_env.bench.report import (
+from sotopia_tom_app.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes
+from sotopia_tom_app.bench.report import (
     GLOSSARY,
     _player_model,
     build_report,
@@ -24,7 +24,7 @@ from sotopia_tom_env.bench.report import (
     metrics_table,
     tex_escape,
 )
-from sotopia_tom_env.bench.viewer import page_name, render_episode
+from sotopia_tom_app.bench.viewer import page_name, render_episode
 from sotopia_tom_env.env import SotopiaToMEnv
 from sotopia_tom_env.llm import FakeChatClient
 
@@ -36,7 +36,7 @@ def run(tmp_path_factory) -> Path:
     """A small scripted benchmark run (seconds), reported."""
     from typer.testing import CliRunner
 
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.cli import app
 
     out = tmp_path_factory.mktemp("report") / "run"
     args = ["bench", "--scenarios", "gold", "--limit", "4", "--policies", POLICIES,
@@ -151,7 +151,7 @@ def test_acquisition_curves_cover_every_round_for_every_policy(run):
 
 
 def test_axes_have_integer_rounds_and_labelled_zero_bars(run):
-    from sotopia_tom_env.bench.plots import acquisition_figure, behaviour_figure, infomgmt_figure
+    from sotopia_tom_app.bench.plots import acquisition_figure, behaviour_figure, infomgmt_figure
 
     s = summary(run)
     ax = acquisition_figure(s).axes[0]

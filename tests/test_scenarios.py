@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import scenarios
 from scenarios.io import ScenarioFormatError
-from sotopia_tom_env.cli import app
+from sotopia_tom_app.cli import app
 
 
 def test_tiny_set_has_one_3_4_and_5_agent_scenario(tiny):

@@ -85,7 +85,7 @@ def test_saving_llm_calls_can_be_turned_off_for_every_llm_player(adapter):
 def test_bench_records_the_save_calls_choice(tmp_path):
     from typer.testing import CliRunner
 
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.cli import app
 
     out = tmp_path / "b"
     args = [
@@ -104,7 +104,7 @@ def test_bench_records_the_save_calls_choice(tmp_path):
 
 
 def test_bench_plays_the_base_model_first_then_each_adapter_alone(adapter, tmp_path):
-    from sotopia_tom_env.cli import _phases
+    from sotopia_tom_app.bench.orchestrate import phases as _phases
 
     other = tmp_path / "other"
     shutil.copytree(adapter, other)
@@ -125,8 +125,9 @@ def test_each_bench_phase_plays_only_its_own_policies_on_its_own_client(
 
     from typer.testing import CliRunner
 
-    from sotopia_tom_env import cli
-    from sotopia_tom_env.bench.records import read_records
+    from sotopia_tom_app import cli
+    from sotopia_tom_app.bench import orchestrate
+    from sotopia_tom_app.bench.records import read_records
 
     none = '{"action_type": "none", "argument": "", "to": []}'
     opened = []
@@ -137,8 +138,10 @@ def test_each_bench_phase_plays_only_its_own_policies_on_its_own_client(
         opened.append((name, client))
         yield client
 
-    monkeypatch.setattr(cli, "_client", lambda needed, *a: fake("base" if needed else None))
-    monkeypatch.setattr(cli, "_merged_client", lambda model, spec, n: fake(spec.path))
+    monkeypatch.setattr(
+        orchestrate, "players_client", lambda needed, *a: fake("base" if needed else None)
+    )
+    monkeypatch.setattr(orchestrate, "merged_client", lambda model, spec, n: fake(spec.path))
     out = tmp_path / "run"
     trained = f"trained:{adapter}"
     args = ["bench", "--scenarios", "tiny", "--limit", "1", "--max-turns", "2", "--out", str(out)]
@@ -196,8 +199,8 @@ def test_a_merged_adapter_adds_its_scaled_product_to_the_targeted_weights_only(
 @pytest.mark.timeout(600)
 def test_a_prompted_player_batched_with_a_trained_one_still_gets_the_base_model():
     """vLLM's CPU LoRA kernels once gave base-model tokens the last adapter's weights."""
+    from sotopia_tom_app.bench.orchestrate import players_client as _client
     from sotopia_tom_env.actions import action_model
-    from sotopia_tom_env.cli import _client
     from training.data import teacher_turns
 
     shipped = Path(__file__).parent.parent / "training" / "adapters" / "cpu-small"

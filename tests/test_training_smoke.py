@@ -76,8 +76,8 @@ def test_grpo_moves_the_adapter_and_logs_every_reward_part(trained):
 def test_the_trained_adapter_plays_a_bench_episode(trained, tmp_path):
     from typer.testing import CliRunner
 
-    from sotopia_tom_env.bench.records import EPISODES_FILE, read_records
-    from sotopia_tom_env.cli import app
+    from sotopia_tom_app.bench.records import EPISODES_FILE, read_records
+    from sotopia_tom_app.cli import app
 
     _, grpo = trained
     # Bounded budgets: a 135M adapter on CPU must not spend minutes on one reply.

@@ -18,9 +18,9 @@ from pydantic import ValidationError
 
 import scenarios
 from rewards import RuleJudge
-from sotopia_tom_env.bench.records import EpisodeRecord
-from sotopia_tom_env.bench.runner import BenchConfig, Job, play_job
-from sotopia_tom_env.bench.viewer import _JS, page_name, render_episode, write_episode_page
+from sotopia_tom_app.bench.records import EpisodeRecord
+from sotopia_tom_app.bench.runner import BenchConfig, Job, play_job
+from sotopia_tom_app.bench.viewer import _JS, page_name, render_episode, write_episode_page
 
 PAYLOAD = (
     "\"'><script>alert(1)</script><img src=x onerror=alert(2)>"

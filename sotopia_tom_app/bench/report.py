@@ -27,17 +27,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sotopia_tom_env.bench.agreement import agreement, judge_rows
-from sotopia_tom_env.bench.plots import FORMATS, write_plots
-from sotopia_tom_env.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes, read_judged
-from sotopia_tom_env.bench.summary import (
+from sotopia_tom_app.bench.agreement import agreement, judge_rows
+from sotopia_tom_app.bench.plots import FORMATS, write_plots
+from sotopia_tom_app.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes, read_judged
+from sotopia_tom_app.bench.summary import (
     METRICS,
     bootstrap_ci,
     label,
     paired_differences,
     summarize,
 )
-from sotopia_tom_env.bench.viewer import page_name, write_episode_page
+from sotopia_tom_app.bench.viewer import page_name, write_episode_page
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ def build_report(
         seed: the bootstrap seed.
         judges: two judges (e.g. ``("rule", "llm")``) whose per-episode scores to correlate,
             per metric, in a "Judge agreement" section and ``summary["judge_agreement"]``
-            (see :func:`~sotopia_tom_env.bench.agreement.judge_rows` for where scores come from).
+            (see :func:`~sotopia_tom_app.bench.agreement.judge_rows` for where scores come from).
         paired: two or more policy labels, e.g. a pipeline's stages in order: for each
             consecutive pair ``(a, b)`` the per-episode difference ``b − a`` of every metric
             (and the episode reward) over the scenarios both played, in a "Paired difference"

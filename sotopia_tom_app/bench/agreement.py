@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from sotopia_tom_env.bench.records import EpisodeRecord, read_judged
+from sotopia_tom_app.bench.records import EpisodeRecord, read_judged
 
 METRICS = ("DA", "IA", "EFF", "CPV", "CM")
 

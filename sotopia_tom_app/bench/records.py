@@ -97,7 +97,7 @@ def drop_torn_tail(path: str | Path, model: type[BaseModel] = EpisodeRecord) -> 
 
     An incomplete last line (a writer killed mid-line) is cut off in place; a complete record
     that only lacks its newline is kept and given one. Call it only while holding the folder's
-    lock (:func:`sotopia_tom_env.bench.lock.hold`): another writer's line in progress would
+    lock (:func:`sotopia_tom_app.bench.lock.hold`): another writer's line in progress would
     look torn.
     """
     path = Path(path)

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from sotopia_tom_env.bench.failures import inquiry_failures
-from sotopia_tom_env.bench.records import EpisodeRecord, unique_episodes
+from sotopia_tom_app.bench.failures import inquiry_failures
+from sotopia_tom_app.bench.records import EpisodeRecord, unique_episodes
 
 # EFF_H and CM_H: EFF over a fixed horizon (the run's max_turns), and CM with it; the training
 # reward's efficiency, which talk that says nothing cannot raise (rewards.metrics.fixed_horizon).

@@ -70,7 +70,7 @@ def policy_rows() -> list[dict[str, Any]]:
     from policies.observable import ObservablePlayer
     from policies.prompted import STRATEGIES
     from policies.scripted import IdealPlayer, LeakyPlayer, RandomPlayer, SilentPlayer
-    from sotopia_tom_env.bench.judging import JUDGES
+    from sotopia_tom_app.bench.judging import JUDGES
 
     kinds = (RandomPlayer, SilentPlayer, IdealPlayer, LeakyPlayer, ObservablePlayer)
     players = {p.name: p for p in kinds}

@@ -6,7 +6,7 @@ folder resumes: finished episodes (by ``episode_id``) are skipped and the rest a
 run's configuration is saved in ``OUT/config.json``; a different configuration is refused rather
 than mixed into the same results, except that naming more policies grows the run (only the new
 policies' episodes are played). One run at a time writes into a folder (``lock``): a second
-one is refused with :class:`~sotopia_tom_env.bench.lock.FolderInUse`.
+one is refused with :class:`~sotopia_tom_app.bench.lock.FolderInUse`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import os
 import random
 from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -22,14 +23,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 import scenarios as scenario_sets
-from policies import SCRIPTED, Setup, make_policy, play_episode, play_many
+from policies import SCRIPTED, play_many
 from policies.budgets import of_players
-from policies.prompted import with_budget
 from policies.prompts import check_options
 from scenarios import Scenario
-from sotopia_tom_env.bench.judging import judge_episode
-from sotopia_tom_env.bench.lock import hold
-from sotopia_tom_env.bench.records import (
+from sotopia_tom_app.bench.episode import EpisodeFailed, play_recorded, players_model, players_of
+from sotopia_tom_app.bench.lock import hold
+from sotopia_tom_app.bench.records import (
     EPISODES_FILE,
     EpisodeRecord,
     append_record,
@@ -115,10 +115,6 @@ class ConfigDamaged(ValueError):
 
 class EpisodeError(RuntimeError):
     """An episode failed for an outside reason (its LLM endpoint); rerunning resumes the run."""
-
-
-class EpisodeFailed(RuntimeError):
-    """A player's LLM call failed for good: the episode is no measurement and is not saved."""
 
 
 @dataclass(frozen=True)
@@ -210,15 +206,57 @@ def iter_jobs(config: BenchConfig, chosen: list[Scenario]) -> Iterator[Job]:
                 yield Job(p, s, seed)
 
 
-def pending_jobs(config: BenchConfig, done: set[str]) -> Iterator[Job]:
-    """The episodes of the run not yet in ``done``, made lazily."""
-    return (j for j in iter_jobs(config, select_scenarios(config)) if j.episode_id not in done)
+@dataclass
+class BenchRun:
+    """A run in progress: its folder (locked by :func:`open_run`), what it plays, what is done.
+
+    Every executor plays a run through this one object, so the folder is locked, prepared and
+    its jobs selected once, whatever plays the episodes.
+    """
+
+    config: BenchConfig
+    out: Path
+    chosen: list[Scenario]
+    done: set[str]
+
+    def pending(self, policies: Collection[str] | None = None) -> Iterator[Job]:
+        """The unfinished episodes (of ``policies``; ``None``: all), made one at a time."""
+        jobs = (j for j in iter_jobs(self.config, self.chosen) if j.episode_id not in self.done)
+        return jobs if policies is None else (j for j in jobs if j.policy in policies)
+
+    def count(self, policies: Collection[str] | None = None) -> int:
+        """How many episodes :meth:`pending` gives (counted, not listed)."""
+        return sum(1 for _ in self.pending(policies))
+
+    def note_budgets(self, client: Any) -> None:
+        """Note the players' budgets once their model is served (see :func:`record_budgets`)."""
+        self.config = record_budgets(self.out, self.config, client)
+
+
+@contextmanager
+def open_run(
+    config: BenchConfig, out: Path, chosen: list[Scenario] | None = None
+) -> Iterator[BenchRun]:
+    """The one owner of a run's folder: scenarios selected, folder locked and prepared.
+
+    ``chosen`` are the scenarios the caller already selected with :func:`select_scenarios`
+    (default: selected here, before the folder is touched). The lock is held until the block
+    ends, so a second run into ``out`` is refused at once.
+
+    Raises:
+        FolderInUse: another process is writing into ``out``.
+        ConfigMismatch: ``out`` holds a run of another configuration.
+        ConfigDamaged: ``out`` holds episodes but its configuration cannot be read.
+    """
+    chosen = select_scenarios(config) if chosen is None else chosen
+    with hold(out):
+        yield BenchRun(config, out, chosen, prepare_out(out, config))
 
 
 def prepare_out(out: Path, config: BenchConfig) -> set[str]:
     """Create or check ``out``; return the ids of episodes already finished there.
 
-    Call it while holding the folder's lock (:func:`~sotopia_tom_env.bench.lock.hold`). A
+    Call it while holding the folder's lock (:func:`~sotopia_tom_app.bench.lock.hold`). A
     folder without episodes takes ``config`` whatever its ``config.json`` says (an earlier
     start that failed before playing binds nothing).
 
@@ -305,7 +343,7 @@ def record_budgets(out: Path, config: BenchConfig, client: Any) -> BenchConfig:
     """``config`` with the budget of each call purpose its players send, noted in ``out``.
 
     Called once the players' model is served, because ``"auto"`` depends on its context. The
-    caller holds the folder's lock (:func:`~sotopia_tom_env.bench.lock.hold`).
+    caller holds the folder's lock (:func:`~sotopia_tom_app.bench.lock.hold`).
     """
     context = getattr(client, "context_tokens", None)
     table = of_players(config.player_options or (), config.max_tokens, context).as_dict()
@@ -338,9 +376,9 @@ async def run_bench(
     Returns:
         Every episode in ``out``, one record per episode id.
     """
-    with hold(out):
-        await play_bench(config, out, client=client, judge=judge, concurrency=concurrency,
-                         on_record=on_record)  # fmt: skip
+    with open_run(config, out) as run:
+        await play_run(run, client=client, judge=judge, concurrency=concurrency,
+                       on_record=on_record)  # fmt: skip
         return read_episodes(out / EPISODES_FILE)
 
 
@@ -356,8 +394,7 @@ async def play_bench(
 ) -> int:
     """Play every unfinished episode of ``config`` into ``out``; return how many were saved.
 
-    Memory stays flat however many episodes are asked for: jobs are made as slots free up,
-    at most ``concurrency`` episodes are in flight, and each record is written and dropped.
+    :func:`open_run`, then :func:`play_run`.
 
     Args:
         config: the run.
@@ -373,19 +410,34 @@ async def play_bench(
         EpisodeError: an episode failed because its LLM endpoint did (the rest can resume).
         RuntimeError: an episode failed for another reason (the cause is chained).
     """
-    with hold(out):
-        done = prepare_out(out, config)
-        sink = ResultSink(out, done, on_record)
+    with open_run(config, out) as run:
+        return await play_run(run, client=client, judge=judge, concurrency=concurrency,
+                              on_record=on_record, policies=policies)  # fmt: skip
 
-        async def play(job: Job) -> EpisodeRecord:
-            return await play_job(job, config, client, judge)
 
-        jobs = pending_jobs(config, done)
-        if policies is not None:
-            jobs = (j for j in jobs if j.policy in policies)
-        async for job, result in play_many(jobs, play, concurrency):
-            sink.take(job, result)
-        return sink.close()
+async def play_run(
+    run: BenchRun,
+    *,
+    client: Any = None,
+    judge: Any,
+    concurrency: int = 16,
+    on_record: Callable[[EpisodeRecord], None] | None = None,
+    policies: Collection[str] | None = None,
+) -> int:
+    """Play the unfinished episodes of an open run in this process; return how many were saved.
+
+    Memory stays flat however many episodes are asked for: jobs are made as slots free up,
+    at most ``concurrency`` episodes are in flight, and each record is written and dropped.
+    See :func:`play_bench` for the arguments and errors.
+    """
+    sink = ResultSink(run, on_record)
+
+    async def play(job: Job) -> EpisodeRecord:
+        return await play_job(job, run.config, client, judge)
+
+    async for job, result in play_many(run.pending(policies), play, concurrency):
+        sink.take(job, result)
+    return sink.close()
 
 
 class ResultSink:
@@ -396,10 +448,9 @@ class ResultSink:
     retry never writes an episode twice.
     """
 
-    def __init__(
-        self, out: Path, done: set[str], on_record: Callable[[EpisodeRecord], None] | None
-    ) -> None:
-        self.path, self.saved, self.on_record = out / EPISODES_FILE, set(done), on_record
+    def __init__(self, run: BenchRun, on_record: Callable[[EpisodeRecord], None] | None) -> None:
+        # The run's own set: a later phase of the same run sees what this one saved.
+        self.path, self.saved, self.on_record = run.out / EPISODES_FILE, run.done, on_record
         self.failed: list[str] = []
         self.played = 0
 
@@ -437,53 +488,16 @@ class ResultSink:
 
 
 async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> EpisodeRecord:
-    """Play, judge and record one episode."""
+    """Play, judge and record one episode of a run (:func:`~.episode.play_recorded`)."""
     env = SotopiaToMEnv(
         scenarios=[job.scenario],
         max_turns=config.max_turns,
         max_stale_turns=config.max_stale_turns,
     )
-    options = tuple(config.player_options or ())
-    policies: dict[str, Any] = {}
-    result = await play_episode(
-        env,
-        lambda a, s: policies.setdefault(
-            a,
-            with_budget(
-                make_policy(
-                    job.policy,
-                    Setup(
-                        a,
-                        s,
-                        seed=job.seed,
-                        client=client,
-                        options=options,
-                        record_calls=config.save_calls,
-                    ),
-                ),
-                config.max_tokens,
-            ),
-        ),
-        seed=job.seed,
-        scenario=job.scenario,
-    )
-    failed = [e for p in policies.values() for e in getattr(p, "errors", ())]
-    if failed:  # its silent turns were the endpoint's doing: leave it for the resumed run
-        raise EpisodeFailed(
-            f"{len(failed)} LLM call(s) of the players failed for good; first: {failed[0]}"
-        )
-    judgment, scores = await judge_episode(judge, job.scenario, result.transcript)
-    model = None if job.policy in SCRIPTED else getattr(client, "model", None)
-    return EpisodeRecord.of_episode(
-        result, (judgment, scores), episode_id=job.episode_id, policy=job.policy, model=model,
-        seed=job.seed, max_turns=config.max_turns, llm=_policy_stats(policies),
+    players = players_of(job.policy, seed=job.seed, client=client,
+                         options=tuple(config.player_options or ()), max_tokens=config.max_tokens,
+                         record_calls=config.save_calls)  # fmt: skip
+    return await play_recorded(
+        env, players, label=job.policy, seed=job.seed, judge=judge, scenario=job.scenario,
+        episode_id=job.episode_id, model=players_model(job.policy, client),
     )  # fmt: skip
-
-
-def _policy_stats(policies: dict[str, Any]) -> dict[str, int]:
-    """Calls, tokens, retries and fallbacks of the episode's players, summed."""
-    total: dict[str, int] = {}
-    for p in policies.values():
-        for k, v in getattr(p, "stats", {}).items():
-            total[k] = total.get(k, 0) + v
-    return total

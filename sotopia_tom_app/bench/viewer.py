@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from rewards.verdicts import Judgment
 from scenarios import AgentSpec
-from sotopia_tom_env.bench.records import EpisodeRecord
+from sotopia_tom_app.bench.records import EpisodeRecord
 from sotopia_tom_env.render import one_line
 from sotopia_tom_env.transcript import Message
 

@@ -60,9 +60,9 @@ def exit_status(e: BaseException) -> int | None:
     """The exit status for a known error (2 usage, 1 runtime), or None for anything else."""
     # Imported here: the command line starts without the bench and LLM modules.
     from scenarios import ScenarioFormatError
-    from sotopia_tom_env.bench.lock import FolderInUse
-    from sotopia_tom_env.bench.report import NoEpisodes
-    from sotopia_tom_env.bench.runner import ConfigDamaged, ConfigMismatch, EpisodeError
+    from sotopia_tom_app.bench.lock import FolderInUse
+    from sotopia_tom_app.bench.report import NoEpisodes
+    from sotopia_tom_app.bench.runner import ConfigDamaged, ConfigMismatch, EpisodeError
     from sotopia_tom_env.llm import LLMError
     from sotopia_tom_env.llm.server import ServerStartError
 
@@ -83,7 +83,7 @@ class _EchoHandler(logging.Handler):
 
 def show_warnings() -> None:
     """Print warnings of the project's modules (e.g. a skipped damaged record) on stderr."""
-    for name in ("sotopia_tom_env", "scenarios"):
+    for name in ("sotopia_tom_env", "sotopia_tom_app", "scenarios"):
         logger = logging.getLogger(name)
         if not any(isinstance(h, _EchoHandler) for h in logger.handlers):
             logger.addHandler(_EchoHandler(logging.WARNING))

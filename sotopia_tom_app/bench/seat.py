@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from policies import Setup, make_policy, play_episode
+from policies import SCRIPTED, Setup, make_policy
 from policies.human import HumanPlayer
 from scenarios import Scenario
-from sotopia_tom_env.bench.judging import judge_episode
-from sotopia_tom_env.bench.records import EpisodeRecord
+from sotopia_tom_app.bench.episode import play_recorded, players_model
+from sotopia_tom_app.bench.records import EpisodeRecord
 from sotopia_tom_env.env import SotopiaToMEnv
 
 HUMAN = "human"
@@ -74,7 +74,7 @@ async def play_seat(
         scenario: the scenario to play.
         agent: the person's agent id (see :func:`seat_of`).
         partners: the other agents' policy names (see :func:`partner_names`).
-        judge: a rule or LLM judge (:func:`~sotopia_tom_env.bench.judging.make_judge`).
+        judge: a rule or LLM judge (:func:`~sotopia_tom_app.bench.judging.make_judge`).
         seed: seed of the partners' choices (and part of the episode id).
         max_turns: steps before the episode is cut off.
         client: the LLM client of prompted partners (None for scripted ones).
@@ -82,18 +82,19 @@ async def play_seat(
         stdout: where the person's view goes (default: the terminal).
     """
     env = SotopiaToMEnv(scenarios=[scenario], max_turns=max_turns)
-    others = iter(partner_names(partners, len(scenario.agents) - 1))
-    policies = {}
-    for a in (f"agent_{i}" for i in range(len(scenario.agents))):
+    names = partner_names(partners, len(scenario.agents) - 1)
+    others = iter(names)
+
+    def player(a: str, s: Scenario) -> Any:
         if a == agent:
             # Bound per agent: the instructions name whoever is still in the conversation.
-            policies[a] = HumanPlayer(a, lambda a=a: env.action_instructions(a), stdin, stdout)
-        else:
-            policies[a] = make_policy(next(others), Setup(a, scenario, seed=seed, client=client))
-    result = await play_episode(env, policies, seed=seed, scenario=scenario.id)
-    judgment, scores = await judge_episode(judge, result.scenario, result.transcript)
-    return EpisodeRecord.of_episode(
-        result, (judgment, scores), episode_id=f"{HUMAN}:{agent}/{scenario.id}/{seed}",
-        policy=HUMAN, model=None, seed=seed, max_turns=max_turns,
-        llm=client.stats.as_dict() if client is not None else {},
+            return HumanPlayer(a, lambda: env.action_instructions(a), stdin, stdout)
+        return make_policy(next(others), Setup(a, s, seed=seed, client=client))
+
+    # "Scripted" only when every partner is: then the record names no model, as a bench's.
+    label = next((n for n in names if n not in SCRIPTED), names[0])
+    return await play_recorded(
+        env, player, label=HUMAN, seed=seed, judge=judge, scenario=scenario.id,
+        episode_id=f"{HUMAN}:{agent}/{scenario.id}/{seed}", refuse_failed=False,
+        model=players_model(label, client),
     )  # fmt: skip

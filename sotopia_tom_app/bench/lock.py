@@ -3,15 +3,15 @@
 Two runs appending to the same ``episodes.jsonl`` would both play every episode and save it
 twice. :func:`hold` takes an exclusive ``flock`` on ``OUT/.lock`` (released by the kernel when
 the process ends, however it ends) and writes the holder's pid into it, so a second run is
-refused at once with :class:`FolderInUse` naming that pid. Within one process the lock is
-re-entrant: the command line holds it around the whole run and the runner takes it again.
+refused at once with :class:`FolderInUse` naming that pid. A bench run takes it once, in
+:func:`~sotopia_tom_app.bench.runner.open_run`, whatever executor plays its episodes; taking it
+again while held, in this process too, is refused the same way.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,10 +19,6 @@ from pathlib import Path
 __all__ = ["LOCK_FILE", "FolderInUse", "hold"]
 
 LOCK_FILE = ".lock"
-
-# Folders this process holds: resolved path -> (file descriptor, depth of nesting).
-_held: dict[Path, tuple[int, int]] = {}
-_guard = threading.Lock()
 
 
 class FolderInUse(RuntimeError):
@@ -43,22 +39,11 @@ def hold(out: str | os.PathLike[str]) -> Iterator[Path]:
         True
     """
     folder = Path(out)
-    key = folder.resolve()
-    with _guard:
-        if key in _held:
-            fd, depth = _held[key]
-            _held[key] = (fd, depth + 1)
-        else:
-            _held[key] = (_acquire(folder), 1)
+    fd = _acquire(folder)
     try:
         yield folder
     finally:
-        with _guard:
-            fd, depth = _held.pop(key)
-            if depth > 1:
-                _held[key] = (fd, depth - 1)
-            else:
-                os.close(fd)  # releases the flock; the file stays (removing it would race)
+        os.close(fd)  # releases the flock; the file stays (removing it would race)
 
 
 def _acquire(folder: Path) -> int:

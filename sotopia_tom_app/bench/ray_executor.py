@@ -23,16 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sotopia_tom_env.bench.lock import hold
-from sotopia_tom_env.bench.records import EpisodeRecord
-from sotopia_tom_env.bench.runner import (
+from sotopia_tom_app.bench.episode import EpisodeFailed
+from sotopia_tom_app.bench.records import EpisodeRecord
+from sotopia_tom_app.bench.runner import (
     BenchConfig,
-    EpisodeFailed,
+    BenchRun,
     Job,
     ResultSink,
-    pending_jobs,
+    open_run,
     play_job,
-    prepare_out,
 )
 from sotopia_tom_env.llm import LLMError
 
@@ -59,7 +58,7 @@ class EpisodeWorker:
     """Plays episodes of one run (a Ray actor; a plain object in tests)."""
 
     def __init__(self, config: BenchConfig, endpoints: Endpoints, concurrency: int = 16) -> None:
-        from sotopia_tom_env.bench.judging import judge_client, make_judge
+        from sotopia_tom_app.bench.judging import judge_client, make_judge
         from sotopia_tom_env.serving import chat_client
 
         self.config = config
@@ -116,20 +115,33 @@ def play_bench_ray(
             lost for good (the rest are saved; rerunning resumes).
         RuntimeError: an episode failed for another reason (the cause is chained).
     """
+    with open_run(config, out) as run:
+        return play_run_ray(run, endpoints=endpoints, concurrency=concurrency, workers=workers,
+                            address=address, on_record=on_record)  # fmt: skip
+
+
+def play_run_ray(
+    run: BenchRun,
+    *,
+    endpoints: Endpoints | None = None,
+    concurrency: int = 16,
+    workers: int | None = None,
+    address: str | None = None,
+    on_record: Callable[[EpisodeRecord], None] | None = None,
+) -> int:
+    """Play the unfinished episodes of an open run on Ray; see :func:`play_bench_ray`."""
     ray = import_ray()
     started = _connect(ray, address)
     try:
-        with hold(out):
-            done = prepare_out(out, config)
-            sink = ResultSink(out, done, on_record)
-            actors = start_workers(ray, config, endpoints or Endpoints(), workers, concurrency)
-            try:
-                for job, result in stream(ray, actors, pending_jobs(config, done), concurrency):
-                    sink.take(job, result)
-            finally:  # free their CPUs now: a cluster that stays up may run the next bench
-                for actor in actors:
-                    ray.kill(actor)
-            return sink.close()
+        sink = ResultSink(run, on_record)
+        actors = start_workers(ray, run.config, endpoints or Endpoints(), workers, concurrency)
+        try:
+            for job, result in stream(ray, actors, run.pending(), concurrency):
+                sink.take(job, result)
+        finally:  # free their CPUs now: a cluster that stays up may run the next bench
+            for actor in actors:
+                ray.kill(actor)
+        return sink.close()
     finally:
         if started:
             ray.shutdown()

@@ -24,7 +24,7 @@ from typing import Any
 
 from rewards.metrics import _align  # the IA metric's own item matching, so counts agree with it
 from rewards.verdicts import IAItemAssessment
-from sotopia_tom_env.bench.records import EpisodeRecord
+from sotopia_tom_app.bench.records import EpisodeRecord
 
 FAILURES = ("never_asked", "wrong_person", "wrong_channel", "not_judged")
 
