@@ -7,8 +7,9 @@ everything checked here is a bug in the calling code, so it raises ``TypeError``
 
 from __future__ import annotations
 
+import functools
 import reprlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from numbers import Integral
 from typing import Any
 
@@ -18,6 +19,10 @@ _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 60
 _REPR.maxlist = _REPR.maxdict = 6
 REWARD_CHOICES = "None, 'rule' or a Rewarder (an object with reset() and step() methods)"
+# The reward layer (package ``rewards``) builds on this core, so the core never imports it: it
+# registers its rewarders under this entry-point group (pyproject.toml), looked up by name when
+# an env is made with ``reward_fn="rule"``. tests/test_layers.py keeps the direction.
+REWARDERS = "sotopia_tom_env.rewarders"
 
 
 class ResetNeeded(RuntimeError, ValueError):
@@ -93,9 +98,7 @@ def check_reward_fn(reward_fn: Any) -> Any:
     if isinstance(reward_fn, str):
         if reward_fn != "rule":
             raise ValueError(f"reward_fn={short(reward_fn)} is not accepted; use {REWARD_CHOICES}")
-        from rewards import JudgeReward  # the reward layer builds on the core; imported lazily
-
-        return JudgeReward()
+        return registered_rewarder(reward_fn)()
     if not (
         callable(getattr(reward_fn, "reset", None)) and callable(getattr(reward_fn, "step", None))
     ):
@@ -104,3 +107,25 @@ def check_reward_fn(reward_fn: Any) -> Any:
             f"{REWARD_CHOICES}, e.g. rewards.JudgeReward(...)"
         )
     return reward_fn
+
+
+@functools.cache
+def registered_rewarder(name: str) -> Callable[[], Any]:
+    """The rewarder factory registered as ``name`` in the :data:`REWARDERS` entry points.
+
+    Raises:
+        ValueError: no installed package registers ``name``.
+
+    Example:
+        >>> registered_rewarder("rule").__name__
+        'JudgeReward'
+    """
+    from importlib.metadata import entry_points
+
+    found = entry_points(group=REWARDERS, name=name)
+    if not found:
+        raise ValueError(
+            f"reward_fn={name!r}: no installed rewarder of that name (entry-point group "
+            f"{REWARDERS!r}); install the project with `pip install -e .`"
+        )
+    return next(iter(found)).load()
