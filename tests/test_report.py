@@ -18,12 +18,12 @@ from policies import PromptedPolicy, play_episode
 from sotopia_tom_app.bench.records import EPISODES_FILE, EpisodeRecord, read_episodes
 from sotopia_tom_app.bench.report import (
     GLOSSARY,
-    _player_model,
     build_report,
     interaction_table,
     metrics_table,
     tex_escape,
 )
+from sotopia_tom_app.bench.run_info import _player_model
 from sotopia_tom_app.bench.viewer import page_name, render_episode
 from sotopia_tom_env.env import SotopiaToMEnv
 from sotopia_tom_env.llm import FakeChatClient

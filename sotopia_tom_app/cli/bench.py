@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -23,107 +23,101 @@ from sotopia_tom_app.cli.options import (
     player_options_choice,
 )
 
+PoliciesOpt = Annotated[
+    str, typer.Option(help="Comma-separated policies (`sotopia-tom list policies`).")
+]
+ScenarioSetOpt = Annotated[str, typer.Option("--scenarios", help="gold, silver, tiny or a path.")]
+ScenarioIdsOpt = Annotated[str | None, typer.Option(help="Comma-separated scenario ids to play.")]
+LimitOpt = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Only N scenarios, drawn round-robin over sectors in a seeded shuffle "
+        "(N >= the number of sectors covers them all).",
+    ),
+]
+LimitSeedOpt = Annotated[
+    int, typer.Option(min=0, help="Seed of the --limit draw (same set + seed: same scenarios).")
+]
+SeedsOpt = Annotated[str, typer.Option(help="Comma-separated seeds.")]
+MaxStaleTurnsOpt = Annotated[
+    int,
+    typer.Option(
+        min=0,
+        help="Silent steps tolerated in a row; one more ends an episode. 4 is the paper's "
+        "code (its text says 3 idle turns).",
+    ),
+]
+SaveCallsOpt = Annotated[
+    bool,
+    typer.Option(help="Keep each LLM call's prompt and reply with its episode (viewer)."),
+]
+ConcurrencyOpt = Annotated[
+    int, typer.Option(min=1, help="Episodes in flight at once (with Ray: per worker).")
+]
+OutOpt = Annotated[
+    Path,
+    typer.Option(file_okay=False, help="Results folder; rerun the same command to resume."),
+]
+ExecutorOpt = Annotated[
+    Literal["local", "ray"],
+    typer.Option(help="local: this process; ray: workers of a Ray cluster (docs/scale.md)."),
+]
+AddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Ray cluster to join ('auto': the one `ray start` made here); "
+        "default: a local two-CPU cluster."
+    ),
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(min=1, help="Ray worker processes (default: one per CPU of the cluster)."),
+]
+
 
 def bench(
-    policies: Annotated[
-        str, typer.Option(help="Comma-separated policies (`sotopia-tom list policies`).")
-    ] = "basic,cot,tom_coach,tom_belief,self_focused,ideal,random",
-    scenario_set: Annotated[
-        str, typer.Option("--scenarios", help="gold, silver, tiny or a path.")
-    ] = "gold",
-    scenario_ids: Annotated[
-        str | None, typer.Option(help="Comma-separated scenario ids to play.")
-    ] = None,
-    limit: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help="Only N scenarios, drawn round-robin over sectors in a seeded shuffle "
-            "(N >= the number of sectors covers them all).",
-        ),
-    ] = None,
-    limit_seed: Annotated[
-        int, typer.Option(min=0, help="Seed of the --limit draw (same set + seed: same scenarios).")
-    ] = 0,
-    seeds: Annotated[str, typer.Option(help="Comma-separated seeds.")] = "0",
+    policies: PoliciesOpt = "basic,cot,tom_coach,tom_belief,self_focused,ideal,random",
+    scenario_set: ScenarioSetOpt = "gold",
+    scenario_ids: ScenarioIdsOpt = None,
+    limit: LimitOpt = None,
+    limit_seed: LimitSeedOpt = 0,
+    seeds: SeedsOpt = "0",
     judge: JudgeOpt = "rule",
     max_turns: MaxTurnsOpt = 60,
-    max_stale_turns: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            help="Silent steps tolerated in a row; one more ends an episode. 4 is the paper's "
-            "code (its text says 3 idle turns).",
-        ),
-    ] = 4,
+    max_stale_turns: MaxStaleTurnsOpt = 4,
     player_options: PlayerOptionsOpt = "",
     max_tokens: MaxTokensOpt = "auto",
-    save_calls: Annotated[
-        bool,
-        typer.Option(help="Keep each LLM call's prompt and reply with its episode (viewer)."),
-    ] = True,
-    concurrency: Annotated[
-        int, typer.Option(min=1, help="Episodes in flight at once (with Ray: per worker).")
-    ] = 16,
+    save_calls: SaveCallsOpt = True,
+    concurrency: ConcurrencyOpt = 16,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     judge_model: JudgeModelOpt = None,
     judge_base_url: JudgeBaseUrlOpt = None,
-    out: Annotated[
-        Path,
-        typer.Option(file_okay=False, help="Results folder; rerun the same command to resume."),
-    ] = Path("runs/bench"),
-    executor: Annotated[
-        Literal["local", "ray"],
-        typer.Option(help="local: this process; ray: workers of a Ray cluster (docs/scale.md)."),
-    ] = "local",
-    address: Annotated[
-        str | None,
-        typer.Option(
-            help="Ray cluster to join ('auto': the one `ray start` made here); "
-            "default: a local two-CPU cluster."
-        ),
-    ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option(min=1, help="Ray worker processes (default: one per CPU of the cluster)."),
-    ] = None,
+    out: OutOpt = Path("runs/bench"),
+    executor: ExecutorOpt = "local",
+    address: AddressOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Run policies x scenarios x seeds, save each episode as it ends, and write the report.
 
     One run at a time writes into ``--out``: a second one is refused while the first runs.
     """
-    from policies import SCRIPTED
     from sotopia_tom_app.bench import orchestrate
     from sotopia_tom_app.bench.report import build_report, results_table
-    from sotopia_tom_app.bench.runner import BenchConfig, open_run, select_scenarios
+    from sotopia_tom_app.bench.runner import open_run, select_scenarios
 
     judge_ep = checked_judge_endpoint(judge, model, base_url, judge_model, judge_base_url)
-    names = checks.names(policies, "--policies")
-    checks.policies(names, "--policies", base_url, "policies")
-    checks.endpoint(model, base_url)
-    players_need_llm = any(p not in SCRIPTED for p in names)
-    needs_llm = judge == "llm" or players_need_llm
-    own_judge = judge == "llm" and judge_ep != (model, base_url)
-    config = BenchConfig(
-        scenarios=scenario_set,
-        scenario_ids=checks.names(scenario_ids, "--scenario-ids") if scenario_ids else None,
-        limit=limit,
-        limit_seed=limit_seed_choice(limit, limit_seed),
-        policies=names,
-        seeds=checks.seeds(seeds),
-        judge=judge,
-        judge_model=(judge_ep[0] or "default") if own_judge else None,
-        max_turns=max_turns,
-        max_stale_turns=max_stale_turns,
-        player_options=list(player_options_choice(player_options)),
-        max_tokens=max_tokens_choice(max_tokens),
-        save_calls=save_calls,
-        model=(model or "default") if needs_llm else None,
-    )
+    config = _config(
+        policies=policies, scenario_set=scenario_set, scenario_ids=scenario_ids, limit=limit,
+        limit_seed=limit_seed, seeds=seeds, judge=judge, judge_ep=judge_ep, max_turns=max_turns,
+        max_stale_turns=max_stale_turns, player_options=player_options, max_tokens=max_tokens,
+        save_calls=save_calls, model=model, base_url=base_url,
+    )  # fmt: skip
     try:
         ray = orchestrate.ray_endpoints(
-            executor, address, workers, (model, base_url) if players_need_llm else None,
+            executor, address, workers,
+            (model, base_url) if _players_need_llm(config) else None,
             judge_ep if judge == "llm" else None,
         )  # fmt: skip
     except orchestrate.OptionError as e:
@@ -141,3 +135,55 @@ def bench(
         summary = build_report(out)
     typer.echo(results_table(summary))
     typer.echo(f"report: {out / 'report.md'}, {out / 'report.html'}")
+
+
+def _players_need_llm(config: Any) -> bool:
+    """Some of the run's policies are played by an LLM."""
+    from policies import SCRIPTED
+
+    return any(p not in SCRIPTED for p in config.policies)
+
+
+def _config(
+    *,
+    policies: str,
+    scenario_set: str,
+    scenario_ids: str | None,
+    limit: int | None,
+    limit_seed: int,
+    seeds: str,
+    judge: str,
+    judge_ep: tuple[str | None, str | None],
+    max_turns: int,
+    max_stale_turns: int,
+    player_options: str,
+    max_tokens: str,
+    save_calls: bool,
+    model: str | None,
+    base_url: str | None,
+) -> Any:
+    """The run's configuration from the options, each checked before anything runs."""
+    from policies import SCRIPTED
+    from sotopia_tom_app.bench.runner import BenchConfig
+
+    names = checks.names(policies, "--policies")
+    checks.policies(names, "--policies", base_url, "policies")
+    checks.endpoint(model, base_url)
+    needs_llm = judge == "llm" or any(p not in SCRIPTED for p in names)
+    own_judge = judge == "llm" and judge_ep != (model, base_url)
+    return BenchConfig(
+        scenarios=scenario_set,
+        scenario_ids=checks.names(scenario_ids, "--scenario-ids") if scenario_ids else None,
+        limit=limit,
+        limit_seed=limit_seed_choice(limit, limit_seed),
+        policies=names,
+        seeds=checks.seeds(seeds),
+        judge=judge,
+        judge_model=(judge_ep[0] or "default") if own_judge else None,
+        max_turns=max_turns,
+        max_stale_turns=max_stale_turns,
+        player_options=list(player_options_choice(player_options)),
+        max_tokens=max_tokens_choice(max_tokens),
+        save_calls=save_calls,
+        model=(model or "default") if needs_llm else None,
+    )

@@ -19,40 +19,44 @@ from sotopia_tom_app.cli.options import (
     checked_judge_endpoint,
 )
 
+SectorOpt = Annotated[list[str], typer.Option(help="Sector(s) to generate for; repeat the option.")]
+OutOpt = Annotated[Path, typer.Option(help="Accepted scenarios (JSON list).")]
+AuditOpt = Annotated[
+    Path, typer.Option(help="Rejected and corrected originals with their reasons.")
+]
+ErrorsOpt = Annotated[
+    Path, typer.Option(help="Malformed replies and failed calls, with the reason.")
+]
+SeedsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        exists=True,
+        dir_okay=False,
+        help="Seeds file (a list; bad ones carry "
+        "'reason'), e.g. a previous --seeds-out; default: curated from Gold.",
+    ),
+]
+SeedsOutOpt = Annotated[
+    Path | None, typer.Option(help="Write the seed pool, grown by this run's audit, here.")
+]
+LearnGoodOpt = Annotated[
+    bool, typer.Option(help="Scenarios accepted without corrections become good seeds.")
+]
+
 
 def generate(
-    sector: Annotated[
-        list[str], typer.Option(help="Sector(s) to generate for; repeat the option.")
-    ],
+    sector: SectorOpt,
     agents: Annotated[int, typer.Option(min=3, max=5, help="Agents per scenario.")] = 3,
     number: Annotated[int, typer.Option(min=1, help="Accepted scenarios wanted per sector.")] = 5,
-    out: Annotated[Path, typer.Option(help="Accepted scenarios (JSON list).")] = Path(
-        "generated.json"
-    ),
-    audit: Annotated[
-        Path, typer.Option(help="Rejected and corrected originals with their reasons.")
-    ] = Path("generated-audit.json"),
-    errors: Annotated[
-        Path, typer.Option(help="Malformed replies and failed calls, with the reason.")
-    ] = Path("generated-errors.json"),
-    seeds: Annotated[
-        Path | None,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="Seeds file (a list; bad ones carry "
-            "'reason'), e.g. a previous --seeds-out; default: curated from Gold.",
-        ),
-    ] = None,
-    seeds_out: Annotated[
-        Path | None, typer.Option(help="Write the seed pool, grown by this run's audit, here.")
-    ] = None,
+    out: OutOpt = Path("generated.json"),
+    audit: AuditOpt = Path("generated-audit.json"),
+    errors: ErrorsOpt = Path("generated-errors.json"),
+    seeds: SeedsOpt = None,
+    seeds_out: SeedsOutOpt = None,
     seed: Annotated[int, typer.Option(help="Seeds the sampling of examples per call.")] = 7,
     good_examples: Annotated[int, typer.Option(min=1, help="Good examples per call.")] = 1,
     bad_examples: Annotated[int, typer.Option(min=0, help="Bad examples per call.")] = 2,
-    learn_good: Annotated[
-        bool, typer.Option(help="Scenarios accepted without corrections become good seeds.")
-    ] = True,
+    learn_good: LearnGoodOpt = True,
     max_attempts: Annotated[int, typer.Option(min=1, help="Attempts per wanted scenario.")] = 4,
     temperature: Annotated[float, typer.Option(min=0, help="Generator temperature.")] = 0.9,
     max_tokens: Annotated[int, typer.Option(min=1, help="Generation budget per call.")] = 4000,
