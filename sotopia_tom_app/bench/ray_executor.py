@@ -83,41 +83,17 @@ class EpisodeWorker:
             return f"{type(e).__name__}: {e}"
 
 
-def play_bench_ray(
-    config: BenchConfig,
-    out: Path,
-    *,
-    endpoints: Endpoints | None = None,
-    concurrency: int = 16,
-    workers: int | None = None,
-    address: str | None = None,
-    on_record: Callable[[EpisodeRecord], None] | None = None,
-) -> int:
+def play_bench_ray(config: BenchConfig, out: Path, **options: Any) -> int:
     """Play every unfinished episode of ``config`` on Ray into ``out``; return how many saved.
 
-    Joins the cluster at ``address`` (``"auto"``: the one started on this machine with
-    ``ray start``), or starts a local one with two CPUs; a Ray session already open in this
-    process is used as it is.
-
-    Args:
-        config: the run.
-        out: the results folder (created; resumed if it holds the same configuration).
-        endpoints: the LLM servers the workers use (default: none, for scripted players and
-            the rule judge).
-        concurrency: episodes in flight per worker.
-        workers: worker processes (default: one per CPU of the cluster).
-        address: the Ray cluster to join.
-        on_record: called after each record is saved (progress display).
+    :func:`~.runner.open_run` (``out`` is created, or resumed if it holds the same
+    configuration), then :func:`play_run_ray` with ``options``.
 
     Raises:
         FolderInUse: another process is writing into ``out``.
-        EpisodeError: episodes failed because their LLM endpoint did, or their worker was
-            lost for good (the rest are saved; rerunning resumes).
-        RuntimeError: an episode failed for another reason (the cause is chained).
     """
     with open_run(config, out) as run:
-        return play_run_ray(run, endpoints=endpoints, concurrency=concurrency, workers=workers,
-                            address=address, on_record=on_record)  # fmt: skip
+        return play_run_ray(run, **options)
 
 
 def play_run_ray(
@@ -129,7 +105,26 @@ def play_run_ray(
     address: str | None = None,
     on_record: Callable[[EpisodeRecord], None] | None = None,
 ) -> int:
-    """Play the unfinished episodes of an open run on Ray; see :func:`play_bench_ray`."""
+    """Play the unfinished episodes of an open run on Ray; return how many were saved.
+
+    Joins the cluster at ``address`` (``"auto"``: the one started on this machine with
+    ``ray start``), or starts a local one with two CPUs; a Ray session already open in this
+    process is used as it is.
+
+    Args:
+        run: the run (:func:`~.runner.open_run`).
+        endpoints: the LLM servers the workers use (default: none, for scripted players and
+            the rule judge).
+        concurrency: episodes in flight per worker.
+        workers: worker processes (default: one per CPU of the cluster).
+        address: the Ray cluster to join.
+        on_record: called after each record is saved (progress display).
+
+    Raises:
+        EpisodeError: episodes failed because their LLM endpoint did, or their worker was
+            lost for good (the rest are saved; rerunning resumes).
+        RuntimeError: an episode failed for another reason (the cause is chained).
+    """
     ray = import_ray()
     started = _connect(ray, address)
     try:

@@ -360,59 +360,31 @@ def _write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-async def run_bench(
-    config: BenchConfig,
-    out: Path,
-    *,
-    client: Any = None,
-    judge: Any,
-    concurrency: int = 16,
-    on_record: Callable[[EpisodeRecord], None] | None = None,
-) -> list[EpisodeRecord]:
+async def run_bench(config: BenchConfig, out: Path, **options: Any) -> list[EpisodeRecord]:
     """Play every unfinished episode of ``config`` into ``out`` and return all records there.
 
-    :func:`play_bench`, then the folder's records read back; see it for the arguments.
+    :func:`play_bench`, then the folder's records read back; ``options`` are those of
+    :func:`play_run`.
 
     Returns:
         Every episode in ``out``, one record per episode id.
     """
     with open_run(config, out) as run:
-        await play_run(run, client=client, judge=judge, concurrency=concurrency,
-                       on_record=on_record)  # fmt: skip
+        await play_run(run, **options)
         return read_episodes(out / EPISODES_FILE)
 
 
-async def play_bench(
-    config: BenchConfig,
-    out: Path,
-    *,
-    client: Any = None,
-    judge: Any,
-    concurrency: int = 16,
-    on_record: Callable[[EpisodeRecord], None] | None = None,
-    policies: Collection[str] | None = None,
-) -> int:
+async def play_bench(config: BenchConfig, out: Path, **options: Any) -> int:
     """Play every unfinished episode of ``config`` into ``out``; return how many were saved.
 
-    :func:`open_run`, then :func:`play_run`.
-
-    Args:
-        config: the run.
-        out: the results folder (created; resumed if it holds the same configuration).
-        client: chat client for LLM players (and the LLM judge).
-        judge: the judge scoring each finished episode.
-        concurrency: episodes in flight at once.
-        on_record: called after each record is saved (progress display).
-        policies: play only these of ``config.policies`` (``None``: all).
+    :func:`open_run` (``out`` is created, or resumed if it holds the same configuration), then
+    :func:`play_run` with ``options``.
 
     Raises:
         FolderInUse: another process is writing into ``out``.
-        EpisodeError: an episode failed because its LLM endpoint did (the rest can resume).
-        RuntimeError: an episode failed for another reason (the cause is chained).
     """
     with open_run(config, out) as run:
-        return await play_run(run, client=client, judge=judge, concurrency=concurrency,
-                              on_record=on_record, policies=policies)  # fmt: skip
+        return await play_run(run, **options)
 
 
 async def play_run(
@@ -428,7 +400,18 @@ async def play_run(
 
     Memory stays flat however many episodes are asked for: jobs are made as slots free up,
     at most ``concurrency`` episodes are in flight, and each record is written and dropped.
-    See :func:`play_bench` for the arguments and errors.
+
+    Args:
+        run: the run (:func:`open_run`).
+        client: chat client for LLM players (and the LLM judge).
+        judge: the judge scoring each finished episode.
+        concurrency: episodes in flight at once.
+        on_record: called after each record is saved (progress display).
+        policies: play only these of ``config.policies`` (``None``: all).
+
+    Raises:
+        EpisodeError: an episode failed because its LLM endpoint did (the rest can resume).
+        RuntimeError: an episode failed for another reason (the cause is chained).
     """
     sink = ResultSink(run, on_record)
 
