@@ -79,10 +79,10 @@ from pydantic import BaseModel, ConfigDict, Field
 import scenarios as scenario_sets
 from scenarios import Scenario, require_valid
 from sotopia_tom_env.actions import PARSED_NONE, ParsedAction, parse_action
+from sotopia_tom_env.ansi import render_text
 from sotopia_tom_env.arguments import ResetNeeded, check_actions, check_options, check_reward_fn
 from sotopia_tom_env.brief import STATUS_HEADING, observation_header
 from sotopia_tom_env.instructions import reply_format
-from sotopia_tom_env.render import render_text
 from sotopia_tom_env.routing import AgentID, Roster, agent_ids
 from sotopia_tom_env.spaces import (
     ACTION_TYPES,

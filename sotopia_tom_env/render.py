@@ -18,13 +18,8 @@ the transcript keeps every message verbatim.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from scenarios.text import FORMAT_CHARS, FORMAT_RANGES
-
-if TYPE_CHECKING:
-    from sotopia_tom_env.transcript import Message, Transcript
 
 LINE_BREAK = " \u23ce "
 """What a line break inside a message is shown as (``" ⏎ "``)."""
@@ -82,24 +77,3 @@ def one_line(text: str) -> str:
     if "#" in text or "\uff03" in text or "\ufe5f" in text or _DASHES.search(text):
         text = _HEADING.sub(r"\\\g<0>", text)
     return text
-
-
-_DIM, _PRIVATE, _LEAVE, _RESET = "\x1b[2m", "\x1b[35m", "\x1b[33m", "\x1b[0m"
-
-
-def render_text(transcript: Transcript, messages: Sequence[Message], header: bool = True) -> str:
-    """The messages as judge-format lines, direct messages and leaves coloured.
-
-    Message lines come from :meth:`Message.line`, so a message cannot carry terminal escapes
-    or extra lines.
-
-    Args:
-        transcript: the episode's transcript (for the header).
-        messages: the messages to render (all of them, or only the new ones).
-        header: whether to start with the scenario header.
-    """
-    out = [f"{_DIM}{transcript.header()}{_RESET}"] if header else []
-    for m in messages:
-        color = _LEAVE if m.action_type == "leave" else _PRIVATE if m.recipients else ""
-        out.append(f"{color}{m.line()}{_RESET if color else ''}")
-    return "\n".join(out) + ("\n" if out else "")

@@ -21,8 +21,9 @@ from test_viewer_security import Page, assert_inert
 import sotopia_tom_env
 from sotopia_tom_app.bench.records import EpisodeRecord
 from sotopia_tom_app.bench.viewer import render_episode
+from sotopia_tom_env.ansi import render_text
 from sotopia_tom_env.brief import CONVERSATION_HEADING, STATUS_HEADING, split_observation
-from sotopia_tom_env.render import FORMAT_CHARS, LINE_BREAK, one_line, render_text
+from sotopia_tom_env.render import FORMAT_CHARS, LINE_BREAK, one_line
 from sotopia_tom_env.transcript import Message, Transcript
 
 LINE_BREAKS = ["\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
