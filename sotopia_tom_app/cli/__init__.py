@@ -9,8 +9,6 @@ or any file is written.
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
 from sotopia_tom_app.cli import (
@@ -20,6 +18,7 @@ from sotopia_tom_app.cli import (
     listing,
     play,
     report,
+    root,
     run,
     serve,
     show,
@@ -36,30 +35,7 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Sotopia-ToM environment tools.",
 )
-
-
-def _print_version(value: bool) -> None:
-    """Print the installed version and stop (an eager option: runs before anything else)."""
-    if value:
-        typer.echo(f"sotopia-tom {checks.installed_version()}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version",
-            callback=_print_version,
-            is_eager=True,
-            help="Print the installed version and exit.",
-        ),
-    ] = False,
-) -> None:
-    """Sotopia-ToM: privacy-aware multi-agent information sharing, as an RL environment."""
-    checks.show_warnings()
-
+app.callback()(root.root)
 
 # In the order `sotopia-tom --help` lists them.
 app.add_typer(listing.list_app, name="list")
