@@ -402,6 +402,9 @@ def get_judge_reward(
     rule = judge if isinstance(judge, RuleJudge) else RuleJudge()
     charge = relays and metric == "reward"
 
+    penalties = {"leak_penalty": leak_penalty, "format_penalty": format_penalty,
+                 "eff_horizon": eff_horizon}  # fmt: skip
+
     def judge_reward(
         completions: list[Any],
         scenario: list[Any],
@@ -410,41 +413,46 @@ def get_judge_reward(
         malformed_actions: list[int] | None = None,
         **kwargs: Any,
     ) -> list[float]:
-        out = []
-        for k, (s_raw, t_raw, a) in enumerate(zip(scenario, transcript, agent, strict=True)):
-            s = s_raw if isinstance(s_raw, Scenario) else Scenario.model_validate(_json(s_raw))
-            t = t_raw if isinstance(t_raw, Transcript) else Transcript.model_validate(_json(t_raw))
-            role = t.role(a)
-            try:
-                judged, evidence = judge_with_evidence(judge, s, t, rule if charge else None)
-                sc = score(judged, s, t.rounds)
-                relayed = relay_events(s, evidence)[a] if charge else 0
-            except Exception as exc:  # a failed judgment is NaN, not a crash
-                log.warning("judge failed on scenario %s: %s: %s", s.id, type(exc).__name__, exc)
-                out.append(math.nan)
-                continue
-            if sc.CM is None:
-                log.warning("judge failed on scenario %s: %s", s.id, sc.failures)
-                out.append(math.nan)
-            elif metric == "reward":
-                errors = malformed_actions[k] if malformed_actions else 0
-                out.append(
-                    agent_reward(
-                        sc,
-                        role,
-                        errors,
-                        leak_penalty=leak_penalty,
-                        format_penalty=format_penalty,
-                        eff_horizon=eff_horizon,
-                        relays=relayed,
-                    )
-                )
-            else:
-                out.append(getattr(sc.per_agent[role], metric.lower()))
-        return out
+        errors = malformed_actions or [0] * len(agent)
+        return [
+            _judged_value(metric, judge, rule if charge else None, s, t, a, e, penalties)
+            for s, t, a, e in zip(scenario, transcript, agent, errors, strict=True)
+        ]
 
     judge_reward.__name__ = f"judge_{metric.lower()}_reward"
     return judge_reward
+
+
+def _judged_value(
+    metric: str,
+    judge: Judge,
+    relay_judge: RuleJudge | None,
+    s_raw: Any,
+    t_raw: Any,
+    agent: str,
+    errors: int,
+    penalties: dict[str, Any],
+) -> float:
+    """One episode's ``metric`` for ``agent`` (see :func:`get_judge_reward`); NaN if judging fails.
+
+    ``relay_judge`` (a rule judge) charges relay events; None charges none.
+    """
+    s = s_raw if isinstance(s_raw, Scenario) else Scenario.model_validate(_json(s_raw))
+    t = t_raw if isinstance(t_raw, Transcript) else Transcript.model_validate(_json(t_raw))
+    role = t.role(agent)
+    try:
+        judged, evidence = judge_with_evidence(judge, s, t, relay_judge)
+        sc = score(judged, s, t.rounds)
+        relayed = relay_events(s, evidence)[agent] if relay_judge is not None else 0
+    except Exception as exc:  # a failed judgment is NaN, not a crash
+        log.warning("judge failed on scenario %s: %s: %s", s.id, type(exc).__name__, exc)
+        return math.nan
+    if sc.CM is None:
+        log.warning("judge failed on scenario %s: %s", s.id, sc.failures)
+        return math.nan
+    if metric == "reward":
+        return agent_reward(sc, role, errors, relays=relayed, **penalties)
+    return getattr(sc.per_agent[role], metric.lower())
 
 
 def _json(x: Any) -> Any:
