@@ -17,14 +17,13 @@ import tempfile
 import time
 
 from datasets import Dataset
-from trl import GRPOConfig, GRPOTrainer
+from trl import GRPOConfig, GRPOTrainer, ModelConfig, get_peft_config
 
 import scenarios
 from rewards import format_reward
 from sotopia_tom_env.llm.models import resolve_model
 from training.generate import InProcessGenerator
 from training.rollout import EnvRollout, reward_functions, teacher_states
-from training.sft import lora_config
 
 
 class TimedRollout(EnvRollout):
@@ -56,7 +55,8 @@ def trainer(kind: str, states, chosen, out: str) -> GRPOTrainer:
                       beta=0.0, use_cpu=True, bf16=False, gradient_checkpointing=False,
                       logging_steps=1, save_strategy="no", report_to="none", seed=0)  # fmt: skip
     data = Dataset.from_list([{"prompt": [{"role": "user", "content": s.prompt}]} for s in states])
-    lora = lora_config(argparse.Namespace(use_lora=True, lora_r=8, lora_alpha=16, lora_dropout=0.0))
+    lora = get_peft_config(ModelConfig(use_peft=True, lora_r=8, lora_alpha=16, lora_dropout=0.0,
+                                       lora_target_modules=["all-linear"]))  # fmt: skip
     if kind == "single-turn":
         return GRPOTrainer(model=resolve_model(None), reward_funcs=[format_reward], args=args,
                            train_dataset=data, peft_config=lora)  # fmt: skip

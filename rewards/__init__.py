@@ -21,7 +21,14 @@ from rewards.metrics import (
     privacy_violations,
     score,
 )
-from rewards.reward import JudgeReward, agent_reward, env_reward, format_reward, get_judge_reward
+from rewards.reward import (
+    JudgeReward,
+    agent_reward,
+    column_reward,
+    env_reward,
+    format_reward,
+    get_judge_reward,
+)
 from rewards.verdicts import (
     CPVVerdict,
     CPVViolation,
@@ -69,6 +76,7 @@ __all__ = [
     # rewards
     "JudgeReward",
     "agent_reward",
+    "column_reward",
     "env_reward",
     "format_reward",
     "get_judge_reward",

@@ -359,14 +359,26 @@ def format_reward(completions: list[Any], **kwargs: Any) -> list[float]:
     return out
 
 
-def env_reward(completions: list[Any], env_reward: list[float], **kwargs: Any) -> list[float]:
-    """Pass through the reward a rollout already computed in the env (column ``env_reward``).
+def column_reward(column: str) -> Callable[..., list[float | None]]:
+    """A TRL reward function that passes through a rollout's column (``None`` where it is NaN).
+
+    A rollout that already judged its episodes in the env returns their scores as columns;
+    ``None`` tells TRL the row is unscored (a judge failure), never a silent 0.0.
 
     Example:
-        >>> env_reward(["a", "b"], env_reward=[0.5, -0.2])
-        [0.5, -0.2]
+        >>> column_reward("da")(["x", "y"], da=[0.5, float("nan")])
+        [0.5, None]
     """
-    return [float(r) for r in env_reward]
+
+    def reward(completions: list[Any], **kwargs: Any) -> list[float | None]:
+        return [None if v != v else float(v) for v in kwargs[column]]  # NaN -> None (unscored)
+
+    reward.__name__ = f"{column}_reward"
+    return reward
+
+
+env_reward = column_reward("env_reward")
+"""The seat's episode reward a rollout computed in the env (column ``env_reward``)."""
 
 
 def get_judge_reward(

@@ -24,15 +24,24 @@ def test_config_parses(path):
     sft = path.stem.startswith("sft-")
     kinds = (SFTScriptArguments, trl.SFTConfig) if sft else (GRPOScriptArguments, trl.GRPOConfig)
     extra = ON_CPU if "gpu" in path.stem else []
-    script, args = trl.TrlParser(kinds).parse_args_and_config(args=["--config", str(path), *extra])
+    script, args, model = trl.TrlParser((*kinds, trl.ModelConfig)).parse_args_and_config(
+        args=["--config", str(path), *extra]
+    )
     assert args.output_dir.startswith("runs/train/")
+    # TRL's own default targets only some projections; every LoRA stage here adapts all of them.
+    assert not model.use_peft or model.lora_target_modules == "all-linear", path
     if "gpu" in path.stem and not sft:
         assert script.generator == "trl-vllm" and args.use_vllm
 
 
 def test_a_bad_generator_is_refused_with_the_fix():
-    with pytest.raises(ValueError, match="use_lora"):
-        GRPOScriptArguments(generator="server", use_lora=False)
+    from types import SimpleNamespace
+
+    from training.grpo import _generator
+
+    sampling = SimpleNamespace(max_completion_length=8, temperature=1.0)
+    with pytest.raises(ValueError, match="use_peft: true"):
+        _generator(GRPOScriptArguments(generator="server"), sampling, trl.ModelConfig())
     with pytest.raises(ValueError, match="generator must be"):
         GRPOScriptArguments(generator="telepathy")
 
@@ -49,7 +58,7 @@ def test_each_pipeline_stage_reads_what_the_one_before_wrote(path):
             assert data["player"] in written, f"{config}: plays {data['player']}, not trained yet"
             written.append(data["out"])
             continue
-        needs = [data.get("model"), data.get("episodes"), *data.get("extra_data", [])]
+        needs = [data.get("model_name_or_path"), data.get("episodes"), *data.get("extra_data", [])]
         for need in filter(None, needs):
             if need.startswith("runs/"):
                 assert any(need == w or need.startswith(w + "/") for w in written), (config, need)

@@ -25,6 +25,7 @@ Example:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import inspect
 import json
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from policies.observable import ObservablePlayer
+from policies.play import play_episode
 from policies.prompts import action_prompt
 from scenarios import Scenario
 from sotopia_tom_env import AgentAction, parallel_env
@@ -99,19 +101,29 @@ def teacher_turns(s: Scenario, strategy: str = "basic", max_turns: int = 40,
                   options: Sequence[str] = ()) -> list[tuple[TurnState, AgentAction]]:  # fmt: skip
     """Observable-teacher self-play of ``s``: each acting turn as a :class:`TurnState` and action."""
     env = parallel_env(scenarios=[s], reward_fn=None, max_turns=max_turns)
-    obs, infos = env.reset(options={"scenario": s})
-    teachers = {a: ObservablePlayer(a) for a in env.agents}
-    for a, t in teachers.items():
-        t.reset(obs[a], infos[a])
     out: list[tuple[TurnState, AgentAction]] = []
-    while env.agents:
-        actions = {}
-        for a in env.acting_agents():
-            prompt = seat_prompt(strategy, obs[a]["text"], infos[a]["role"], s.roles, options)
-            actions[a] = teachers[a].label(obs[a])
-            out.append((TurnState(s.scenario_id, a, env.transcript.steps, prompt), actions[a]))
-        obs, _, _, _, infos = env.step(actions)
+    teacher = lambda a, _: RecordingTeacher(a, s, strategy, options, out)  # noqa: E731
+    asyncio.run(play_episode(env, teacher, scenario=s))
     return out
+
+
+class RecordingTeacher(ObservablePlayer):
+    """The observable teacher, keeping each of its turns as a training state and its action."""
+
+    def __init__(self, agent: str, s: Scenario, strategy: str, options: Sequence[str],
+                 out: list[tuple[TurnState, AgentAction]]) -> None:  # fmt: skip
+        super().__init__(agent)
+        self.scenario, self.strategy, self.options, self.out = s, strategy, options, out
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
+        """The teacher's action, after recording the turn's prompt beside it."""
+        action = self.label(observation)
+        prompt = seat_prompt(self.strategy, observation["text"], info["role"],
+                             self.scenario.roles, self.options)  # fmt: skip
+        self.out.append(
+            (TurnState(self.scenario.scenario_id, self.agent, info["step"], prompt), action)
+        )
+        return action
 
 
 def seat_prompt(strategy: str, text: str, role: str, roles: Sequence[str],

@@ -146,7 +146,7 @@ class ServerGenerator:
         assert self.adapter_dir is not None
         model = trainer.accelerator.unwrap_model(trainer.model)
         if not hasattr(model, "peft_config"):
-            raise ValueError("generator 'server' samples from a LoRA adapter: set use_lora: true")
+            raise ValueError("generator 'server' samples from a LoRA adapter: set use_peft: true")
         model.save_pretrained(str(self.adapter_dir))
         body = {"lora_name": ADAPTER, "lora_path": str(self.adapter_dir), "load_inplace": True}
         _post(f"{self.server.base_url.removesuffix('/v1')}/v1/load_lora_adapter", body)

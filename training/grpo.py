@@ -14,38 +14,21 @@ with its card. A run killed midway resumes from its last checkpoint.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import scenarios
-from sotopia_tom_env.llm.models import resolve_model
+from training.arguments import PromptArguments, base_model, parse_config, start_from
 from training.card import write_card
 from training.rollout import EnvRollout, recorded_states, reward_functions, teacher_states
-from training.sft import last_checkpoint, save_log, start_from
+from training.sft import last_checkpoint, save_log
 
 
 @dataclass
-class GRPOScriptArguments:
-    """What to train on, how to sample, and how to adapt the model."""
+class GRPOScriptArguments(PromptArguments):
+    """Which turn states to train on and how to sample (trainer: ``GRPOConfig``)."""
 
-    model: str | None = field(
-        default=None,
-        metadata={
-            "help": "Model folder, cached Hugging Face id or an SFT output folder; default: the embedded model."
-        },
-    )
-    scenarios: str = field(
-        default="silver", metadata={"help": "Training scenarios: 'silver' or a file."}
-    )
-    limit: int | None = field(default=None, metadata={"help": "Use only the first N scenarios."})
-    strategy: str = field(
-        default="basic", metadata={"help": "Prompted strategy whose prompt is used."}
-    )
-    options: list[str] = field(
-        default_factory=list, metadata={"help": "Player options of the prompt, e.g. [compact]."}
-    )
     episodes: str | None = field(
         default=None,
         metadata={
@@ -61,25 +44,18 @@ class GRPOScriptArguments:
             "reloaded after each step) or 'in-process' (the trainer's model; small runs)."
         },
     )
-    use_lora: bool = field(default=True, metadata={"help": "Train a LoRA adapter (else full)."})
-    lora_r: int = field(default=16, metadata={"help": "LoRA rank."})
-    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha."})
-    lora_dropout: float = field(default=0.0, metadata={"help": "LoRA dropout."})
 
     def __post_init__(self) -> None:
-        if self.limit is not None and self.limit < 1:
-            raise ValueError(f"limit must be at least 1, got {self.limit}")
+        super().__post_init__()
         if self.every < 1:
             raise ValueError(f"every must be at least 1, got {self.every}")
         if self.generator not in ("server", "trl-vllm", "in-process"):
             raise ValueError(
                 f"generator must be 'server', 'trl-vllm' or 'in-process', got {self.generator!r}"
             )
-        if self.generator == "server" and not self.use_lora:
-            raise ValueError("generator 'server' reloads a LoRA adapter: set use_lora: true")
 
 
-def main(script_args: GRPOScriptArguments, training_args: Any) -> Path:
+def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) -> Path:
     """Build the turn-state dataset, train with GRPO, save to ``output_dir``, return it."""
     from datasets import Dataset
     from trl import GRPOTrainer
@@ -93,8 +69,8 @@ def main(script_args: GRPOScriptArguments, training_args: Any) -> Path:
     )
     funcs, weights = reward_functions()
     training_args.reward_weights = weights
-    model, peft_config = start_from(script_args.model, script_args)
-    with _generator(script_args, training_args) as generate:
+    model, peft_config = start_from(model_args, training_args)
+    with _generator(script_args, training_args, model_args) as generate:
         trainer = GRPOTrainer(
             model=model,
             reward_funcs=funcs,
@@ -121,7 +97,7 @@ def _states(args: GRPOScriptArguments, chosen: list[Any]) -> list[Any]:
     return teacher_states(chosen, **kwargs)
 
 
-def _generator(args: GRPOScriptArguments, training_args: Any) -> Any:
+def _generator(args: GRPOScriptArguments, training_args: Any, model_args: Any) -> Any:
     """The sampling backend named by the config, as a context manager (a server is stopped)."""
     from contextlib import nullcontext
 
@@ -134,32 +110,25 @@ def _generator(args: GRPOScriptArguments, training_args: Any) -> Any:
         return nullcontext(TRLVLLMGenerator())
     if args.generator == "in-process":
         return nullcontext(InProcessGenerator(length, temperature))
-    return ServerGenerator(length, temperature, lora_rank=args.lora_r, model=_base_model(args))
-
-
-def _base_model(args: GRPOScriptArguments) -> str:
-    """The base model under the policy: an SFT adapter's own base, or the model itself."""
-    path = Path(args.model) if args.model else None
-    if path is not None and (path / "adapter_config.json").is_file():
-        return json.loads((path / "adapter_config.json").read_text())["base_model_name_or_path"]
-    return resolve_model(args.model)
+    if not model_args.use_peft:
+        raise ValueError("generator 'server' reloads a LoRA adapter: set use_peft: true")
+    return ServerGenerator(length, temperature, lora_rank=model_args.lora_r,
+                           model=base_model(model_args))  # fmt: skip
 
 
 def run_config(path: str | Path) -> Path:
     """Run the GRPO stage a YAML config describes; a finished stage is reused, not redone."""
-    from trl import GRPOConfig, TrlParser
+    from trl import GRPOConfig
 
     from training.sft import is_trained
 
-    script_args, training_args = TrlParser((GRPOScriptArguments, GRPOConfig)).parse_args_and_config(
-        args=["--config", str(path)]
-    )
+    script_args, training_args, model_args = parse_config(path, GRPOScriptArguments, GRPOConfig)
     out = Path(training_args.output_dir)
-    return out if is_trained(out) else main(script_args, training_args)
+    return out if is_trained(out) else main(script_args, training_args, model_args)
 
 
 if __name__ == "__main__":
-    from trl import GRPOConfig, TrlParser
+    from trl import GRPOConfig, ModelConfig, TrlParser
 
-    parser = TrlParser((GRPOScriptArguments, GRPOConfig))
+    parser = TrlParser((GRPOScriptArguments, GRPOConfig, ModelConfig))
     main(*parser.parse_args_and_config())

@@ -25,6 +25,7 @@ so that it does not dilute the groups that do.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from policies import ObservablePlayer
-from rewards import JudgeReward
+from policies.play import play_episode
+from rewards import JudgeReward, column_reward
 from scenarios import Scenario
 from sotopia_tom_env import parallel_env
 from training.data import seat_prompt, teacher_turns
@@ -127,33 +129,34 @@ def play_from(state: TurnState, scenario: Scenario, completion: str, max_turns: 
 
 def finish(state: TurnState, scenario: Scenario, completion: str, max_turns: int,
            reward: Any) -> tuple[Any, float, dict[str, Any]]:  # fmt: skip
-    """The finished env, the seat's summed reward and its last info, after ``completion``.
-
-    Every seat's teacher is given each of its seat's observations from the start, so its
-    counters (turns since it spoke, turns with nothing new) are what they would be had it
-    watched the episode; its actions count only after the sampled turn.
-    """
+    """The finished env, the seat's summed reward and its last info, after ``completion``."""
     env = parallel_env(scenarios=[scenario], reward_fn=reward, max_turns=max_turns)
-    obs, infos = env.reset(options={"scenario": scenario})
-    teachers = {a: ObservablePlayer(a) for a in env.agents}
-    for a, t in teachers.items():
-        t.reset(obs[a], infos[a])
-    total, final = 0.0, {}
-    while env.agents:
-        step = env.transcript.steps
-        actions: dict[str, Any] = {}
-        for a in env.acting_agents():
-            label = teachers[a].label(obs[a])
-            if step < state.step:
-                actions[a] = state.history[step][1]
-            elif step == state.step and a == state.seat:
-                actions[a] = completion
-            else:
-                actions[a] = label
-        obs, rewards, _, _, infos = env.step(actions)
-        total += rewards.get(state.seat, 0.0)
-        final = infos.get(state.seat, final)
-    return env, total, final
+    seat = lambda a, _: Continuation(a, state, completion)  # noqa: E731
+    result = asyncio.run(play_episode(env, seat, scenario=scenario))
+    return env, result.returns.get(state.seat, 0.0), result.final_infos.get(state.seat, {})
+
+
+class Continuation(ObservablePlayer):
+    """A seat of a turn state's episode, played on from the state.
+
+    Before the state it plays the recorded actions, at it (the state's seat) the sampled
+    completion, after it the observable teacher. The teacher labels every turn of its seat from the start, so its counters (turns since it
+    spoke, turns with nothing new) are what they would be had it watched the episode; its
+    actions count only after the sampled turn.
+    """
+
+    def __init__(self, agent: str, state: TurnState, completion: str) -> None:
+        super().__init__(agent)
+        self.state, self.completion = state, completion
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Any:
+        """The recorded action, the completion or the teacher's, by the step."""
+        label, step = self.label(observation), info["step"]
+        if step < self.state.step:
+            return self.state.history[step][1]
+        if step == self.state.step and self.agent == self.state.seat:
+            return self.completion
+        return label
 
 
 def _columns(total: float, info: dict[str, Any]) -> dict[str, float]:
@@ -208,21 +211,6 @@ def _mask_tied_groups(states: list[str], rewards: list[float],
         groups.setdefault(key, set()).add(round(r, 9) if r == r else "unscored")
     return [[0 if len(groups[key]) == 1 else 1] * len(ids)
             for key, ids in zip(states, completions, strict=True)]  # fmt: skip
-
-
-def column_reward(column: str) -> Callable[..., list[float | None]]:
-    """A TRL reward function that reads a rollout column (``None`` where the judge failed).
-
-    Example:
-        >>> column_reward("da")(["x", "y"], da=[0.5, float("nan")])
-        [0.5, None]
-    """
-
-    def reward(completions: list[Any], **kwargs: Any) -> list[float | None]:
-        return [None if v != v else float(v) for v in kwargs[column]]  # NaN -> None (unscored)
-
-    reward.__name__ = f"{column}_reward"
-    return reward
 
 
 def reward_functions() -> tuple[list[Callable[..., Any]], list[float]]:

@@ -6,9 +6,9 @@ Launch::
 
 The data come from :mod:`training.data` (prompts exactly as the prompted player sends them,
 in the layout its ``options`` choose, replies as its JSON action), the loss is on the reply
-only, and LoRA is the default (``use_lora: false`` trains every weight). The strategy and
-options the player was trained with are saved next to the weights (:mod:`training.card`), and
-``trained:PATH`` plays with them. The model
+only; ``use_peft: true`` trains a LoRA adapter, ``false`` every weight (TRL's ``ModelConfig``,
+see :mod:`training.arguments`). The strategy and options the player was trained with are saved
+next to the weights (:mod:`training.card`), and ``trained:PATH`` plays with them. The model
 defaults to the embedded SmolLM2-135M-Instruct (converted once to a local folder). A run killed
 midway resumes from its last checkpoint when started again with the same ``output_dir``.
 """
@@ -22,36 +22,17 @@ from typing import Any
 
 import scenarios
 from policies.prompts import check_options
-from sotopia_tom_env.llm.models import cache_dir, resolve_model
+from sotopia_tom_env.llm.models import cache_dir
+from training.arguments import PromptArguments, parse_config, start_from
 from training.card import CARD, write_card
 from training.data import MixConfig, build_sft_dataset, read_rows
 from training.data import mix as mix_rows
 
 
 @dataclass
-class SFTScriptArguments:
-    """What to train on and how to adapt the model (the trainer's own settings are TRL's)."""
+class SFTScriptArguments(PromptArguments):
+    """The data mix (the trainer's settings are TRL's ``SFTConfig``)."""
 
-    model: str | None = field(
-        default=None,
-        metadata={
-            "help": "Model folder, cached Hugging Face id, or an adapter folder to go on "
-            "training; default: the embedded model."
-        },
-    )
-    scenarios: str = field(
-        default="silver", metadata={"help": "Training scenarios: 'silver' or a file of your own."}
-    )
-    limit: int | None = field(
-        default=None, metadata={"help": "Use only the first N scenarios (for smoke runs)."}
-    )
-    strategy: str = field(
-        default="basic", metadata={"help": "Prompted strategy whose prompt is used."}
-    )
-    options: list[str] = field(
-        default_factory=list,
-        metadata={"help": "Player options of the prompt, e.g. [compact] (the compact layout)."},
-    )
     extra_data: list[str] = field(
         default_factory=list,
         metadata={"help": "More JSONL example files to train on too (e.g. DAgger rounds)."},
@@ -60,30 +41,15 @@ class SFTScriptArguments:
     keep_none: float = field(default=0.25, metadata={"help": "Share of silent turns kept."})
     keep_leave: float = field(default=0.25, metadata={"help": "Share of leave turns kept."})
     mix_seed: int = field(default=0, metadata={"help": "Seed of the data mix."})
-    use_lora: bool = field(default=True, metadata={"help": "Train a LoRA adapter (else full)."})
-    lora_r: int = field(default=16, metadata={"help": "LoRA rank."})
-    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha."})
-    lora_dropout: float = field(default=0.05, metadata={"help": "LoRA dropout."})
 
     def __post_init__(self) -> None:
-        if self.limit is not None and self.limit < 1:
-            raise ValueError(f"limit must be at least 1, got {self.limit}")
+        super().__post_init__()
         for name in ("keep_none", "keep_leave"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} is a share between 0 and 1, got {getattr(self, name)}")
 
 
-def lora_config(args: Any) -> Any:
-    """The PEFT LoRA configuration (all linear layers), or ``None`` for a full fine-tune."""
-    if not args.use_lora:
-        return None
-    from peft import LoraConfig
-
-    return LoraConfig(r=args.lora_r, lora_alpha=args.lora_alpha, lora_dropout=args.lora_dropout,
-                      target_modules="all-linear", task_type="CAUSAL_LM")  # fmt: skip
-
-
-def main(script_args: SFTScriptArguments, training_args: Any) -> Path:
+def main(script_args: SFTScriptArguments, training_args: Any, model_args: Any) -> Path:
     """Build the data, fine-tune, save the adapter (or model) to ``output_dir``, return it."""
     from datasets import Dataset
     from trl import SFTTrainer
@@ -102,7 +68,7 @@ def main(script_args: SFTScriptArguments, training_args: Any) -> Path:
         [{"prompt": r["prompt"], "completion": r["completion"]} for r in rows]
     )
     dataset = dataset.shuffle(seed=script_args.mix_seed)
-    model, peft_config = start_from(script_args.model, script_args)
+    model, peft_config = start_from(model_args, training_args)
     trainer = SFTTrainer(model=model, args=training_args, train_dataset=dataset,
                          peft_config=peft_config, callbacks=[PurgeRetainedPages()])  # fmt: skip
     out = Path(training_args.output_dir)
@@ -113,25 +79,13 @@ def main(script_args: SFTScriptArguments, training_args: Any) -> Path:
     return out
 
 
-def start_from(model: str | None, args: Any) -> tuple[Any, Any]:
-    """The model to train and its LoRA config; an adapter folder continues as that adapter."""
-    path = Path(model) if model else None
-    if path is not None and (path / "adapter_config.json").is_file():
-        from peft import AutoPeftModelForCausalLM
-
-        return AutoPeftModelForCausalLM.from_pretrained(str(path), is_trainable=True), None
-    return resolve_model(model), lora_config(args)
-
-
 def run_config(path: str | Path) -> Path:
     """Run the SFT stage described by a YAML config; a finished stage is reused, not redone."""
-    from trl import SFTConfig, TrlParser
+    from trl import SFTConfig
 
-    script_args, training_args = TrlParser((SFTScriptArguments, SFTConfig)).parse_args_and_config(
-        args=["--config", str(path)]
-    )
+    script_args, training_args, model_args = parse_config(path, SFTScriptArguments, SFTConfig)
     out = Path(training_args.output_dir)
-    return out if is_trained(out) else main(script_args, training_args)
+    return out if is_trained(out) else main(script_args, training_args, model_args)
 
 
 def is_trained(out: Path) -> bool:
@@ -152,6 +106,6 @@ def last_checkpoint(out: Path) -> str | None:
 
 
 if __name__ == "__main__":
-    from trl import SFTConfig, TrlParser
+    from trl import ModelConfig, SFTConfig, TrlParser
 
-    main(*TrlParser((SFTScriptArguments, SFTConfig)).parse_args_and_config())
+    main(*TrlParser((SFTScriptArguments, SFTConfig, ModelConfig)).parse_args_and_config())
