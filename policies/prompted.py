@@ -108,6 +108,7 @@ class PromptedPolicy:
             context_tokens=getattr(self.client, "context_tokens", None),
         )  # fmt: skip
         self.state: State | None = None
+        self.initialised = False  # the record is initialised once, as in the paper's players
         self.processed = 0  # visible messages already folded into the state
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction | str:
@@ -165,7 +166,8 @@ class PromptedPolicy:
         bounded = "capped_beliefs" in self.options
         model = state_models(bounded)[which]
         others = [r for r in self.roster.roles if r != self.role]
-        if self.state is None:
+        if not self.initialised:  # a failed init is not retried: the seat plays without a record
+            self.initialised = True
             prompt = init.format(role=self.role, others=", ".join(others), observation=brief)
             self.state = await self._structured(prompt, model, "state_init")
             self.processed = 0

@@ -317,6 +317,23 @@ def test_failed_state_update_keeps_the_previous_state():
     assert me.stats["first_try_ok"] == 3
 
 
+@pytest.mark.parametrize("strategy", ["tom_belief", "self_focused"])
+def test_a_failed_init_is_not_retried_and_the_seat_plays_without_a_record(strategy):
+    """The paper initialises the record once; retrying a 135M model's runaway every turn cost
+    a demo run a third of its state calls."""
+
+    def broken_init(messages, fmt):
+        if not is_action(fmt):
+            return "{not json"
+        return reply(messages, fmt)
+
+    client = FakeChatClient(broken_init)
+    _, me, per_turn = play(strategy, client)
+    assert me.state is None and me.stats["invalid_state"] == 1
+    assert per_turn == [2, 1, 1]  # the one init and the action, then the action alone
+    assert all("## Your Progress" not in r["messages"][0]["content"] for r in client.requests)
+
+
 def test_rejected_recipient_gets_one_retry_with_the_error_shown():
     replies = iter(
         [

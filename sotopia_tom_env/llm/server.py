@@ -44,8 +44,9 @@ __all__ = ["STOP_REPEATS", "ServerStartError", "VLLMServer", "free_port", "serve
 
 # A small model can loop on one phrase until its budget ends (a ToM state of 7,600 tokens of
 # "budget_"); vLLM stops such a reply (finish reason "repetition") once its last tokens are one
-# n-gram of up to 64 tokens repeated 8 times. A valid reply is never that repetitive.
-STOP_REPEATS = {"max_pattern_size": 64, "min_count": 8}
+# phrase of 8 to 64 tokens said 3 times in a row. Of 542 complete action replies of a demo run,
+# the 3 with such a run were loops too; the rule cuts 14% of that run's generated tokens.
+STOP_REPEATS = {"min_pattern_size": 8, "max_pattern_size": 64, "min_count": 3}
 
 
 class ServerStartError(RuntimeError):
