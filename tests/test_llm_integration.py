@@ -19,13 +19,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 @pytest.fixture(scope="module")
 def episodes(vllm_server):
-    """A 9-step episode of every strategy on the 3-agent tiny scenario, played concurrently."""
+    """A 6-step episode (two turns a seat) of every strategy on the 3-agent tiny scenario, played
+    concurrently."""
     s = scenarios.load("tiny")[0]
     client = vllm_server.client(max_concurrency=32, timeout_s=300)
     players: dict[str, list[PromptedPolicy]] = {name: [] for name in STRATEGIES}
 
     async def one(strategy):
-        env = SotopiaToMEnv(reward_fn=None, scenarios=[s], max_turns=9)
+        env = SotopiaToMEnv(reward_fn=None, scenarios=[s], max_turns=6)
 
         def make(agent, _scenario):
             # bounded replies: at most 300 tokens per action, 256 per coach note or belief state;
@@ -49,7 +50,7 @@ def test_every_strategy_plays_and_structured_outputs_parse_first_time(episodes):
     _, client, results, players = episodes
     turns = first_try = 0
     for strategy, result in results.items():
-        assert result.transcript.steps == 9 or len(result.turn_log) < 9, strategy
+        assert result.transcript.steps == 6 or len(result.turn_log) < 6, strategy
         stats = sum((p.stats for p in players[strategy]), start=type(players[strategy][0].stats)())
         assert stats["turns"] >= 1, strategy
         turns += stats["turns"]
@@ -66,8 +67,9 @@ def test_coach_and_belief_players_make_their_extra_calls(episodes):
     turns = {name: sum(p.stats["turns"] for p in ps) for name, ps in players.items()}
     assert calls["basic"] >= turns["basic"]
     assert calls["tom_coach"] > turns["tom_coach"]  # a coach note on every turn after the first
-    assert calls["tom_belief"] >= 2 * turns["tom_belief"]  # state init/update + action
-    assert calls["self_focused"] >= 2 * turns["self_focused"]
+    for name in ("tom_belief", "self_focused"):  # each seat's one init, then updates, + actions
+        seats = sum(1 for p in players[name] if p.stats["turns"])
+        assert calls[name] >= turns[name] + seats, name
 
 
 def test_scenario_pipeline_runs_against_the_local_server(vllm_server, tmp_path):
