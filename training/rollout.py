@@ -140,9 +140,9 @@ class Continuation(ObservablePlayer):
     """A seat of a turn state's episode, played on from the state.
 
     Before the state it plays the recorded actions, at it (the state's seat) the sampled
-    completion, after it the observable teacher. The teacher labels every turn of its seat from the start, so its counters (turns since it
-    spoke, turns with nothing new) are what they would be had it watched the episode; its
-    actions count only after the sampled turn.
+    completion, after it the observable teacher. The teacher labels every turn of its seat from
+    the start, so its counters (turns since it spoke, turns with nothing new) are what they
+    would be had it watched the episode; its actions count only after the sampled turn.
     """
 
     def __init__(self, agent: str, state: TurnState, completion: str) -> None:
