@@ -57,7 +57,7 @@ def start_from(model_args: Any, training_args: Any) -> tuple[Any, Any]:
     from trl import get_peft_config
 
     path = model_args.model_name_or_path
-    if path is not None and (Path(path) / "adapter_config.json").is_file():
+    if _adapter_config(path) is not None:
         from peft import AutoPeftModelForCausalLM
 
         return AutoPeftModelForCausalLM.from_pretrained(path, is_trainable=True), None
@@ -72,8 +72,12 @@ def start_from(model_args: Any, training_args: Any) -> tuple[Any, Any]:
 def base_model(model_args: Any) -> str:
     """The base model under the policy: an adapter folder's own base, or the model itself."""
     path = model_args.model_name_or_path
-    if path is not None and (Path(path) / "adapter_config.json").is_file():
-        return json.loads((Path(path) / "adapter_config.json").read_text())[
-            "base_model_name_or_path"
-        ]
+    if (config := _adapter_config(path)) is not None:
+        return json.loads(config.read_text())["base_model_name_or_path"]
     return resolve_model(path)
+
+
+def _adapter_config(path: str | None) -> Path | None:
+    """The PEFT adapter config of ``path`` when it is an adapter folder, else None."""
+    config = Path(path) / "adapter_config.json" if path is not None else None
+    return config if config is not None and config.is_file() else None
