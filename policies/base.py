@@ -16,6 +16,11 @@ class Policy(Protocol):
     ``reset`` is called once with the agent's first observation and info; ``act`` on each of
     its turns. ``act`` is async so that LLM-backed policies of many agents and episodes can wait
     on one batching server together; scripted policies simply return.
+
+    A policy may also define ``async def begin(self) -> None``: work it can do from its first
+    observation before its first turn. ``play_episode`` awaits every seat's ``begin`` together
+    after the reset, so in a turn-based episode their LLM calls are batched instead of made one
+    seat at a time. A policy must not need it: a loop that never calls it still plays the same.
     """
 
     name: str

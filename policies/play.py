@@ -60,6 +60,7 @@ async def play_episode(
     )
     for a in env.agents:
         pols[a].reset(obs[a], infos[a])
+    await asyncio.gather(*(p.begin() for p in pols.values() if hasattr(p, "begin")))
     returns: Counter[AgentID] = Counter()
     errors: list[str] = []
     final: dict[AgentID, dict[str, Any]] = {}

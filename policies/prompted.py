@@ -110,11 +110,25 @@ class PromptedPolicy:
         self.state: State | None = None
         self.initialised = False  # the record is initialised once, as in the paper's players
         self.processed = 0  # visible messages already folded into the state
+        self.brief = split_observation(observation["text"])[0]  # all the record's init reads
+        self.begun_calls: list[dict[str, Any]] = []  # calls of begin(), kept for the first turn
+
+    async def begin(self) -> None:
+        """Initialise the state record (tom_belief, self_focused) before the first turn.
+
+        Its prompt reads only the seat's brief, so every seat can start it together when the
+        episode starts (``play_episode`` awaits each seat's ``begin`` at once): in a turn-based
+        episode the init calls are batched instead of made one seat at a time.
+        """
+        if self.name in _STATEFUL:
+            await self._init_record()
+            self.begun_calls, self.calls = self.calls, []
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction | str:
         """One acting turn: the auxiliary calls of the strategy, then the action."""
         self.stats["turns"] += 1
-        self.calls = []  # only this turn's calls are kept, even if nobody takes them
+        # only this turn's calls are kept, even if nobody takes them (and begin()'s on the first)
+        self.calls, self.begun_calls = self.begun_calls, []
         text = observation["text"]
         brief, messages, _ = split_observation(text)
         aux = ""
@@ -162,15 +176,11 @@ class PromptedPolicy:
     # -- ToM-Belief and Self-Focused ---------------------------------------------------------------
 
     async def _track(self, brief: str, messages: list[str], step: int) -> str:
-        which, init, update = _STATEFUL[self.name]
+        which, _, update = _STATEFUL[self.name]
         bounded = "capped_beliefs" in self.options
         model = state_models(bounded)[which]
         others = [r for r in self.roster.roles if r != self.role]
-        if not self.initialised:  # a failed init is not retried: the seat plays without a record
-            self.initialised = True
-            prompt = init.format(role=self.role, others=", ".join(others), observation=brief)
-            self.state = await self._structured(prompt, model, "state_init")
-            self.processed = 0
+        await self._init_record()
         if self.state is not None and len(messages) > self.processed:
             new = "\n".join(messages[self.processed :])
             prompt = update.format(
@@ -186,6 +196,16 @@ class PromptedPolicy:
             return ""
         self.state = capped(self.state, others, bounded=bounded)
         return render(self.state)
+
+    async def _init_record(self) -> None:
+        if self.initialised:  # a failed init is not retried: the seat plays without a record
+            return
+        self.initialised = True
+        which, init, _ = _STATEFUL[self.name]
+        others = [r for r in self.roster.roles if r != self.role]
+        prompt = init.format(role=self.role, others=", ".join(others), observation=self.brief)
+        model = state_models("capped_beliefs" in self.options)[which]
+        self.state = await self._structured(prompt, model, "state_init")
 
     async def _structured(self, prompt: str, model: type[BaseModel], purpose: str) -> Any:
         # A record cut by its budget is incomplete JSON: invalid, so the last good one stays.

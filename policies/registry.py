@@ -65,7 +65,9 @@ def make_policy(name: str, setup: Setup) -> Policy:
     return POLICIES[name](setup)
 
 
-def _prompted(setup: Setup, client: Any, strategy: str, trained_with: tuple[str, ...] = ()) -> PromptedPolicy:
+def _prompted(
+    setup: Setup, client: Any, strategy: str, trained_with: tuple[str, ...] = ()
+) -> PromptedPolicy:
     """A prompted player with the run's options and those its weights were trained with."""
     options = (*setup.options, *trained_with)
     return PromptedPolicy(setup.agent, client, strategy, options=options,

@@ -34,7 +34,8 @@ pytest.importorskip("openai", reason="the fault tests drive the real OpenAI clie
 pytest.importorskip("tenacity", reason="the fault tests drive the real OpenAI client ([llm] extra)")
 
 TIMEOUT_S = 0.3  # client deadline per attempt where the server hangs (for HANG_S)
-HANG_S = 1.0
+HANG_S = 20.0  # far past every bound below, so a client that waits out a hang fails them
+SLACK_S = 5.0  # time a busy machine may add to a run's deadlines
 HANGING = {"timeout", "slow"}
 # The deadline for faults answered at once: one a busy machine cannot reach, so every attempt
 # reaches the server and the request counts below are exact.
@@ -78,17 +79,23 @@ def server():
 
 
 def client_for(
-    url: str, retries: int = RETRIES, fault: str | None = None, **kw: Any
+    url: str, retries: int = RETRIES, hangs: bool = False, **kw: Any
 ) -> OpenAIChatClient:
-    """A client with a short deadline, or a long one when ``fault`` answers at once."""
-    timeout_s = PROMPT_S if fault is not None and fault not in HANGING else TIMEOUT_S
-    return OpenAIChatClient(
-        "fault-model", url, timeout_s=timeout_s, max_retries=retries, backoff_s=0.01, **kw
-    )
+    """A client with a short deadline where the server ``hangs``, else one a busy machine
+    cannot reach."""
+    return OpenAIChatClient("fault-model", url, timeout_s=TIMEOUT_S if hangs else PROMPT_S,
+                            max_retries=retries, backoff_s=0.01, **kw)  # fmt: skip
 
 
 def attempts(fault: str) -> int:
     return RETRIES + 1 if fault in RETRIED else 1
+
+
+def assert_sent(server: FaultServer, fault: str, sent: int) -> None:
+    """The server saw every request sent (retries bounded). Where it hangs, an attempt can
+    reach its 0.3 s deadline on a busy machine before its request arrives: at most ``sent``."""
+    seen = server.request_count(sent)
+    assert 1 <= seen <= sent if fault in HANGING else seen == sent
 
 
 # ------------------------------------------------------------------------------------ client
@@ -97,7 +104,7 @@ def attempts(fault: str) -> int:
 @pytest.mark.parametrize("fault", [*FAILING, "ok"])
 def test_client_ends_every_fault_within_its_bounds(server, fault):
     server.set_script([], default=fault)
-    client = client_for(server.url, fault=fault)
+    client = client_for(server.url, hangs=fault in HANGING)
     start = time.perf_counter()
     try:
         result = asyncio.run(client.chat([{"role": "user", "content": "hi"}]))
@@ -109,19 +116,21 @@ def test_client_ends_every_fault_within_its_bounds(server, fault):
         assert fault in ("ok", "invalid_json")  # a babbling model is the caller's problem
         assert result.text and client.stats.calls == 1
     elapsed = time.perf_counter() - start
-    assert server.request_count(attempts(fault)) == attempts(fault)
-    assert elapsed < attempts(fault) * TIMEOUT_S + 1.5  # no hang outlives the deadlines
+    assert_sent(server, fault, attempts(fault))
+    assert elapsed < attempts(fault) * TIMEOUT_S + SLACK_S  # no hang outlives the deadlines
     if fault == "429":
         assert elapsed >= 0.2  # the server's retry-after-ms, not the 0.01 s backoff
 
 
 def test_transient_faults_are_retried_until_a_reply_comes(server):
     server.set_script(["500", "429", "reset", "truncated", "timeout", "slow"])
-    client = client_for(server.url, retries=6)
+    # Retries to spare: on a busy machine an attempt can miss the 0.3 s deadline while its
+    # request is still on the way, and the next one then meets the same fault again.
+    client = client_for(server.url, retries=12, hangs=True)
     result = asyncio.run(client.chat([{"role": "user", "content": "hi"}]))
     assert result.text == "OK."
-    assert server.request_count(7) == 7 and server.requests[-1]["fault"] == "ok"
-    assert client.stats.as_dict()["retries"] == 6 and client.stats.failures == 0
+    assert server.request_count(7) >= 7 and server.requests[-1]["fault"] == "ok"
+    assert client.stats.as_dict()["retries"] >= 6 and client.stats.failures == 0
 
 
 def test_streaming_replies_and_model_listing(server):
@@ -166,14 +175,14 @@ def play(client: Any, strategy: str, scenario: Any, max_turns: int = 3) -> tuple
 def test_players_finish_the_episode_under_every_fault(server, tiny3, strategy, fault):
     server.set_script([], default=fault)
     start = time.perf_counter()
-    result, players = play(client_for(server.url, fault=fault), strategy, tiny3)
+    result, players = play(client_for(server.url, hangs=fault in HANGING), strategy, tiny3)
     wall = time.perf_counter() - start
     stats = sum((p.stats for p in players.values()), Counter())
     assert result.transcript.steps == 3 and result.policy_errors == []  # finished, no crash
     assert [t["action_type"] for t in result.turn_log] == ["none"] * 3
     sent = stats["calls"] * attempts(fault)
-    assert server.request_count(sent) == sent  # bounded retries
-    assert wall < stats["calls"] * attempts(fault) * TIMEOUT_S + 2.0  # bounded time
+    assert_sent(server, fault, sent)  # bounded retries
+    assert wall < stats["calls"] * attempts(fault) * TIMEOUT_S + SLACK_S  # bounded time
     if fault == "invalid_json":  # the model's fault: rejected, retried once, then silence
         assert stats["llm_errors"] == 0 and stats["invalid_replies"] == 6
     else:  # the endpoint's fault: recorded as an LLM failure, with its kind
@@ -212,7 +221,9 @@ def judge_with(url: str, **kw: Any) -> LLMJudge:
 def test_judge_records_failures_never_zeros(server, ideal_episode, fault):
     scenario, transcript = ideal_episode
     server.set_script([], default=fault)
-    judgment = asyncio.run(judge_with(server.url, fault=fault).ajudge(scenario, transcript))
+    judgment = asyncio.run(
+        judge_with(server.url, hangs=fault in HANGING).ajudge(scenario, transcript)
+    )
     scores = score(judgment, scenario, transcript.rounds)
     assert set(judgment.failures) == {"DA", "IA", "EFF", "CPV"}
     assert scores.CM is None and all(scores.summary()[m] is None for m in ("DA", "IA", "EFF", "CPV"))  # fmt: skip
@@ -220,7 +231,7 @@ def test_judge_records_failures_never_zeros(server, ideal_episode, fault):
     assert all(reason in why for why in judgment.failures.values())
     # 2 judge attempts per metric (the babbling model gets a repair call each), retries inside
     per_metric = 4 if fault == "invalid_json" else 2 * attempts(fault)
-    assert server.request_count(4 * per_metric) == 4 * per_metric
+    assert_sent(server, fault, 4 * per_metric)
 
 
 def test_judge_scores_when_the_endpoint_is_healthy_again(server, ideal_episode):
@@ -237,10 +248,12 @@ def test_judge_scores_when_the_endpoint_is_healthy_again(server, ideal_episode):
 @pytest.mark.parametrize("fault", ["invalid_json", "500", "timeout", "empty_choices"])
 def test_generator_counts_garbage_and_failures_and_finishes(server, fault):
     server.set_script([], default=fault)
-    pipeline = ScenarioPipeline(client_for(server.url, fault=fault), max_attempts=3, backoff_s=0)
+    pipeline = ScenarioPipeline(
+        client_for(server.url, hangs=fault in HANGING), max_attempts=3, backoff_s=0
+    )
     result = asyncio.run(pipeline.run("legal", 3, 1))
     assert result.accepted == [] and result.summary() == {"legal": {"attempts": 3, "gen_errors": 3}}
-    assert server.request_count(3 * attempts(fault)) == 3 * attempts(fault)
+    assert_sent(server, fault, 3 * attempts(fault))
 
 
 # ------------------------------------------------------------------------------------- bench

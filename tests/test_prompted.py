@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import scenarios
 import sotopia_tom_env
-from policies import STRATEGIES, PromptedPolicy, Setup, make_policy
+from policies import STRATEGIES, PromptedPolicy, Setup, make_policy, play_episode
 from policies.budgets import CEILING_TOKENS, fitted
 from policies.prompts import PLAYER_OPTIONS, SHORT_MESSAGE_CHARS, check_options
 from policies.state import (
@@ -250,6 +250,27 @@ def test_state_updates_are_told_the_step(strategy):
     assert ["It is step 4." in updates[0], "It is step 7." in updates[1]] == [True, True]
     assert all("the current step as its turn" in u for u in updates)
     assert all("{" not in u.split("## Current record")[0] for u in updates)
+
+
+@pytest.mark.parametrize("strategy", ["tom_belief", "self_focused"])
+def test_every_seat_starts_its_record_together_and_logs_it_with_its_first_turn(strategy):
+    """play_episode awaits each seat's begin() at once: in a round-robin episode the record
+    inits reach the server together (batched), not one per seat's first turn."""
+    client = FakeChatClient(reply)
+    env = sotopia_tom_env.parallel_env(reward_fn=None, scenarios=[SCENARIO], max_turns=6)
+    seats = len(SCENARIO.agents)
+    result = asyncio.run(play_episode(env, lambda a, s: PromptedPolicy(a, client, strategy)))
+    kinds = ["action" if is_action(r["response_format"]) else "state" for r in client.requests]
+    assert kinds[:seats] == ["state"] * seats and kinds[seats] == "action"
+    first = {}
+    for turn in result.turn_log:
+        first.setdefault(turn["agent"], turn)
+    assert len(first) == seats
+    for turn in first.values():  # the viewer shows the init with the seat's first turn
+        purposes = [c["purpose"] for c in turn["calls"]]
+        assert purposes[0] == "state_init" and purposes[-1] == "action"
+    later = [t for t in result.turn_log if t not in first.values()]
+    assert all("state_init" not in [c["purpose"] for c in t.get("calls", [])] for t in later)
 
 
 def _cached_part(prompt: str) -> str:
