@@ -40,3 +40,12 @@ def vllm_server(tmp_path_factory):
 
     with VLLMServer(log_path=tmp_path_factory.mktemp("vllm") / "server.log") as server:
         yield server
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (``make test`` runs two workers), every slow test goes to one worker:
+    they share one vLLM server (the session fixture above), and two CPU servers starting at once
+    would starve each other. The other worker meanwhile runs the fast tests."""
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.xdist_group("slow"))

@@ -206,7 +206,9 @@ def test_a_prompted_player_batched_with_a_trained_one_still_gets_the_base_model(
     shipped = Path(__file__).parent.parent / "training" / "adapters" / "cpu-small"
     spec = parse_trained(f"trained:{shipped}")
     schema = action_model(None)
-    prompts = [teacher_turns(s)[0][0].prompt for s in scenarios.load("gold")[::50][:3]]
+    # the adapter's own layout (its card), about half the paper's tokens to prefill
+    prompts = [teacher_turns(s, spec.strategy, max_turns=1, options=spec.options)[0][0].prompt
+               for s in scenarios.load("gold")[::50][:3]]  # fmt: skip
 
     async def replies(client, n_base, n_adapter):
         ask = lambda c, p: c.chat(  # noqa: E731

@@ -77,6 +77,13 @@ def base_model(model_args: Any) -> str:
     return resolve_model(path)
 
 
+def lora_rank(model_args: Any) -> int:
+    """The rank of the LoRA being trained: a continued adapter's own, else the config's."""
+    if (config := _adapter_config(model_args.model_name_or_path)) is not None:
+        return int(json.loads(config.read_text())["r"])
+    return model_args.lora_r
+
+
 def _adapter_config(path: str | None) -> Path | None:
     """The PEFT adapter config of ``path`` when it is an adapter folder, else None."""
     config = Path(path) / "adapter_config.json" if path is not None else None

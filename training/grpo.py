@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import scenarios
-from training.arguments import PromptArguments, base_model, parse_config, start_from
+from training.arguments import PromptArguments, base_model, lora_rank, parse_config, start_from
 from training.card import write_card
 from training.rollout import EnvRollout, recorded_states, reward_functions, teacher_states
 from training.sft import last_checkpoint, save_log
@@ -112,7 +112,7 @@ def _generator(args: GRPOScriptArguments, training_args: Any, model_args: Any) -
         return nullcontext(InProcessGenerator(length, temperature))
     if not model_args.use_peft:
         raise ValueError("generator 'server' reloads a LoRA adapter: set use_peft: true")
-    return ServerGenerator(length, temperature, lora_rank=model_args.lora_r,
+    return ServerGenerator(length, temperature, lora_rank=lora_rank(model_args),
                            model=base_model(model_args))  # fmt: skip
 
 
