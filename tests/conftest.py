@@ -45,7 +45,12 @@ def vllm_server(tmp_path_factory):
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``make test`` runs two workers), every slow test goes to one worker:
     they share one vLLM server (the session fixture above), and two CPU servers starting at once
-    would starve each other. The other worker meanwhile runs the fast tests."""
+    would starve each other. The other worker meanwhile runs the fast tests.
+
+    The training smoke pipeline goes first: it starts and stops three servers of its own, which
+    must not start beside the shared one (kept until the session ends). On a loaded machine a
+    server starting beside another one's pinned worker missed its 300 s start limit."""
+    items.sort(key=lambda item: item.path.name != "test_training_smoke.py")  # stable
     for item in items:
         if item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.xdist_group("slow"))
