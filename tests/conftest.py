@@ -44,13 +44,20 @@ def vllm_server(tmp_path_factory):
 
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``make test`` runs two workers), every slow test goes to one worker:
-    they share one vLLM server (the session fixture above), and two CPU servers starting at once
-    would starve each other. The other worker meanwhile runs the fast tests.
+    two CPU vLLM servers starting at once would starve each other. The other worker meanwhile
+    runs the fast tests. The slow group comes first, so a worker takes it at once.
 
-    The training smoke pipeline goes first: it starts and stops three servers of its own, which
-    must not start beside the shared one (kept until the session ends). On a loaded machine a
-    server starting beside another one's pinned worker missed its 300 s start limit."""
-    items.sort(key=lambda item: item.path.name != "test_training_smoke.py")  # stable
+    The tests that use the shared server (the session fixture above) go last, so it starts after
+    every test that starts servers of its own (the training smoke pipeline, the trained players)
+    and no two servers are ever up at once: on a loaded machine a server starting beside another
+    one's busy worker missed its 300 s start limit. test_vllm_server.py's last test stops it."""
+
+    def order(item: pytest.Item) -> tuple[bool, bool]:
+        # slow first (their worker starts them at once), shared-server users last among them
+        shared = "vllm_server" in getattr(item, "fixturenames", ())
+        return not item.get_closest_marker("slow"), shared
+
+    items.sort(key=order)  # stable: file order within each part
     for item in items:
         if item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.xdist_group("slow"))

@@ -89,7 +89,7 @@ def test_the_trained_adapter_plays_a_bench_episode(trained, tmp_path):
     _, grpo = trained
     # Bounded budgets: a 135M adapter on CPU must not spend minutes on one reply.
     args = ["bench", "--policies", f"trained:{grpo}", "--scenarios", "gold", "--limit", "1",
-            "--max-turns", "4", "--player-options", "short_messages",
+            "--max-turns", "2", "--player-options", "short_messages",
             "--out", str(tmp_path / "bench")]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
