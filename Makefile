@@ -27,11 +27,12 @@ $(STAMP):
 	touch $@
 
 # Two workers: the slow tests (real vLLM servers, training) run in order on one while the other
-# takes the fast ones (tests/conftest.py); on two cores this about halves the wall time.
+# takes the fast ones (tests/conftest.py); on two cores this about halves the wall time. The
+# slowest tests are listed at the end, where a run's time goes.
 TEST_WORKERS ?= 2
 test: setup
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15
 
 test-fast: setup
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not slow"

@@ -42,6 +42,7 @@ def vllm_server(tmp_path_factory):
         yield server
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the group markers
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``make test`` runs two workers), every slow test goes to one worker:
     two CPU vLLM servers starting at once would starve each other. The other worker meanwhile
