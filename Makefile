@@ -26,9 +26,9 @@ $(STAMP):
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-# Two workers: the slow tests (real vLLM servers, training) run in order on one while the other
-# takes the fast ones (tests/conftest.py); on two cores this about halves the wall time. The
-# slowest tests are listed at the end, where a run's time goes.
+# Two workers: the tests with a real vLLM server (marked vllm, the training smoke included) run
+# in order on one while the other takes the rest (tests/conftest.py); on two cores this about
+# halves the wall time. The slowest tests are listed at the end, where a run's time goes.
 TEST_WORKERS ?= 2
 test: setup
 	$(BIN)/ruff check .

@@ -44,9 +44,10 @@ def vllm_server(tmp_path_factory):
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the group markers
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``make test`` runs two workers), every slow test goes to one worker:
-    two CPU vLLM servers starting at once would starve each other. The other worker meanwhile
-    runs the fast tests. The slow group comes first, so a worker takes it at once.
+    """Under pytest-xdist (``make test`` runs two workers) the tests that start or use a real
+    vLLM server (marked ``vllm``) all go to one worker, in order: two CPU servers up at once
+    starve each other. They come first, so a worker takes them at once; the other worker runs
+    everything else meanwhile, the other slow tests (Ray clusters, embeddings) included.
 
     The tests that use the shared server (the session fixture above) go last, so it starts after
     every test that starts servers of its own (the training smoke pipeline, the trained players)
@@ -54,11 +55,10 @@ def pytest_collection_modifyitems(config, items):
     one's busy worker missed its 300 s start limit. test_vllm_server.py's last test stops it."""
 
     def order(item: pytest.Item) -> tuple[bool, bool]:
-        # slow first (their worker starts them at once), shared-server users last among them
         shared = "vllm_server" in getattr(item, "fixturenames", ())
-        return not item.get_closest_marker("slow"), shared
+        return not item.get_closest_marker("vllm"), shared
 
     items.sort(key=order)  # stable: file order within each part
     for item in items:
-        if item.get_closest_marker("slow"):
-            item.add_marker(pytest.mark.xdist_group("slow"))
+        if item.get_closest_marker("vllm"):
+            item.add_marker(pytest.mark.xdist_group("vllm"))

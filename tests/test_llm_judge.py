@@ -333,6 +333,7 @@ def test_max_tokens_and_reasoning_cap_reach_the_request(episode, rule_verdicts):
 
 
 @pytest.mark.slow
+@pytest.mark.vllm
 @pytest.mark.timeout(600)  # covers starting the shared server when this test is the first to use it
 def test_real_server_verdicts_parse_within_a_bounded_budget(vllm_server, episode, tmp_path):
     """The embedded model fills all four verdicts under a bounded budget.

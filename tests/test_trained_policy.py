@@ -196,6 +196,7 @@ def test_a_merged_adapter_adds_its_scaled_product_to_the_targeted_weights_only(
 
 
 @pytest.mark.slow
+@pytest.mark.vllm
 @pytest.mark.timeout(600)
 def test_a_prompted_player_batched_with_a_trained_one_still_gets_the_base_model():
     """vLLM's CPU LoRA kernels once gave base-model tokens the last adapter's weights."""

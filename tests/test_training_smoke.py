@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("trl")
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
+pytestmark = [pytest.mark.slow, pytest.mark.vllm, pytest.mark.timeout(2400)]
 
 CONFIGS = Path(__file__).parent.parent / "training" / "configs"
 

