@@ -78,3 +78,23 @@ def test_a_malformed_pipeline_names_the_stage(tmp_path):
     bad.write_text("stages:\n  - sft: training/configs/sft-cpu-smoke.yaml\n  - teleport: x.yaml\n")
     with pytest.raises(ValueError, match="stage 2: unknown kind 'teleport'"):
         stages(bad)
+
+
+def test_a_pipeline_runs_its_stages_in_order_and_says_what_each_took(tmp_path, monkeypatch):
+    from training import pipeline
+
+    path = tmp_path / "p.yaml"
+    path.write_text(
+        "stages:\n  - sft: training/configs/sft-cpu-smoke.yaml\n"
+        "  - grpo: training/configs/cpu-smoke.yaml\n"
+    )
+    ran = []
+    for kind in pipeline.KINDS:
+        monkeypatch.setitem(
+            pipeline.RUNNERS, kind, lambda c, k=kind: ran.append(k) or tmp_path / f"out-{k}"
+        )
+    lines = []
+    assert pipeline.run(path, echo=lines.append) == tmp_path / "out-grpo"
+    assert ran == ["sft", "grpo"]
+    assert lines[1].endswith(" min)") and lines[3].startswith(f"  -> {tmp_path / 'out-grpo'} (")
+    assert lines[-1].startswith(f"pipeline {path}: ") and lines[-1].endswith(" min")

@@ -19,6 +19,7 @@ The last stage's output is the trained player.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -61,13 +62,23 @@ def is_pipeline(path: str | Path) -> bool:
 
 
 def run(path: str | Path, echo: Callable[[str], Any] = print) -> Path:
-    """Run every stage of the pipeline in order and return the last stage's output folder."""
-    out = Path()
+    """Run every stage of the pipeline in order and return the last stage's output folder.
+
+    Each stage's wall time is echoed (a finished stage that is reused takes seconds), so the
+    log of an uninterrupted run says what the whole pipeline costs.
+    """
+    out, start = Path(), time.monotonic()
     for kind, config in stages(path):
         echo(f"stage {kind}: {config}")
+        began = time.monotonic()
         out = RUNNERS[kind](config)
-        echo(f"  -> {out}")
+        echo(f"  -> {out} ({_minutes(began)})")
+    echo(f"pipeline {path}: {_minutes(start)}")
     return out
+
+
+def _minutes(since: float) -> str:
+    return f"{(time.monotonic() - since) / 60:.1f} min"
 
 
 def _sft(config: Path) -> Path:
