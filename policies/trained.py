@@ -74,7 +74,25 @@ class TrainedSpec:
 
     def rank(self) -> int:
         """The adapter's LoRA rank, from its ``adapter_config.json``."""
-        return int(json.loads((Path(self.path) / "adapter_config.json").read_text())["r"])
+        return int(self._adapter_config()["r"])
+
+    def base(self) -> str:
+        """The base model to load under the adapter, resolved on this machine.
+
+        An adapter records its base as the absolute folder it was trained from. When that is
+        the embedded default model's cache folder of another machine or user (or of this one
+        before the model is first converted), the embedded default is used, converted on first
+        use; any other recorded folder or hub id is taken as it is.
+        """
+        from sotopia_tom_env.llm.models import DEFAULT_MODEL_NAME, resolve_model
+
+        recorded = self._adapter_config()["base_model_name_or_path"]
+        if Path(recorded).name == DEFAULT_MODEL_NAME and not Path(recorded).is_dir():
+            return resolve_model(None)
+        return resolve_model(recorded)
+
+    def _adapter_config(self) -> dict:
+        return json.loads((Path(self.path) / "adapter_config.json").read_text())
 
 
 def parse_trained(name: str) -> TrainedSpec | None:

@@ -35,6 +35,29 @@ def test_names_parse_with_an_optional_strategy():
             parse_trained(bad)
 
 
+def test_an_adapter_finds_its_base_model_on_a_machine_other_than_the_one_it_was_trained_on(
+    tmp_path, monkeypatch
+):
+    import sotopia_tom_env.llm.models as models
+
+    embedded = tmp_path / "here" / models.DEFAULT_MODEL_NAME
+    monkeypatch.setattr(models, "default_model_dir", lambda: embedded)
+    folder, other = tmp_path / "adapter", tmp_path / "other-base"
+    folder.mkdir(), other.mkdir()
+    spec = parse_trained(f"trained:{folder}")
+
+    def recorded(base: str) -> str:
+        (folder / "adapter_config.json").write_text(json.dumps({"base_model_name_or_path": base}))
+        return spec.base()
+
+    # The trainer's cache folder of another home: the embedded model as this machine has it.
+    assert recorded(f"/home/someone/.cache/sotopia-tom/models/{models.DEFAULT_MODEL_NAME}") == str(
+        embedded
+    )
+    assert recorded(str(other)) == str(other.resolve())  # a folder that exists is kept
+    assert recorded("Qwen/Qwen2.5-0.5B-Instruct") == "Qwen/Qwen2.5-0.5B-Instruct"  # a hub id
+
+
 def test_the_server_loads_each_adapter_once_at_a_rank_vllm_accepts(adapter):
     a, b = parse_trained(f"trained:{adapter}"), parse_trained(f"trained:{adapter}+cot")
     args = lora_server_args([a, b])

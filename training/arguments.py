@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from policies.trained import TrainedSpec
 from sotopia_tom_env.llm.models import resolve_model
 
 
@@ -72,8 +73,8 @@ def start_from(model_args: Any, training_args: Any) -> tuple[Any, Any]:
 def base_model(model_args: Any) -> str:
     """The base model under the policy: an adapter folder's own base, or the model itself."""
     path = model_args.model_name_or_path
-    if (config := _adapter_config(path)) is not None:
-        return json.loads(config.read_text())["base_model_name_or_path"]
+    if _adapter_config(path) is not None:
+        return TrainedSpec(path).base()
     return resolve_model(path)
 
 

@@ -145,15 +145,13 @@ def _lines(path: Path) -> list[str]:
 @contextmanager
 def player_client(player: str | Path, concurrency: int) -> Any:
     """A client of a local server of a trained player: an adapter merged in, or a full model."""
-    from sotopia_tom_env.llm.models import resolve_model
     from sotopia_tom_env.serving import chat_client
 
     path = Path(player)
     served = path if not (path / "adapter_config.json").is_file() else None
     if served is None:
         spec = TrainedSpec(str(path))
-        base = json.loads((path / "adapter_config.json").read_text())["base_model_name_or_path"]
-        served = merged_model(spec, resolve_model(base))
+        served = merged_model(spec, spec.base())
     with chat_client(str(served), max_concurrency=concurrency) as client:
         yield client
 
