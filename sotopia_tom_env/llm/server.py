@@ -38,7 +38,13 @@ from typing import Any
 
 from .models import resolve_model, served_model_name
 from .openai_client import OpenAIChatClient
-from .server_config import cpu_kvcache_gib, is_cpu_backend, server_command, server_env
+from .server_config import (
+    VLLM_WORKER,
+    cpu_kvcache_gib,
+    is_cpu_backend,
+    server_command,
+    server_env,
+)
 
 __all__ = ["STOP_REPEATS", "ServerStartError", "VLLMServer", "free_port", "serve"]
 
@@ -190,6 +196,18 @@ class VLLMServer:
                 preexec_fn=_stop_with_parent(os.getpid()) if _PRCTL else None,
             )
         atexit.register(self.stop)
+
+    def worker_rss(self) -> int:
+        """Resident bytes of the server's model workers (``VLLM::Worker``), 0 when not running."""
+        import psutil  # a vLLM dependency
+
+        if not self.running:
+            return 0
+        assert self.process is not None
+        with contextlib.suppress(psutil.Error):
+            children = psutil.Process(self.process.pid).children(recursive=True)
+            return sum(p.memory_info().rss for p in children if p.name().startswith(VLLM_WORKER))
+        return 0
 
     def metrics(self) -> dict[str, float]:
         """The server's Prometheus counters and gauges named ``vllm:…``, summed over labels.
