@@ -2,7 +2,7 @@ import pytest
 
 pytest.importorskip("trl")
 
-from training.generate import ServerGenerator  # noqa: E402
+from training.generate import ServerGenerator
 
 
 class GrowingServer:
