@@ -16,7 +16,9 @@ reply, mixed like the warm start's (:func:`training.data.mix`), for the next SFT
 
 ``OUT/data.jsonl`` holds the examples and ``OUT/episodes.jsonl`` each episode's actions in step
 order, from which :mod:`training.rollout` replays the student's own turn states for RL. Both
-are appended as each episode ends, so a killed run resumes where it stopped.
+are appended as each episode ends, so a killed run resumes where it stopped. An episode in
+which a call of the student failed for good (a timeout, a server gone) is not saved: its
+fallback turns were the endpoint's, not the student's, so the resumed run plays it again.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from policies import ObservablePlayer, PromptedPolicy, play_episode, play_many
 from policies.trained import TrainedSpec, merged_model
 from scenarios import Scenario
 from sotopia_tom_env import AgentAction, parallel_env
+from sotopia_tom_env.llm import LLMError
 from training.data import example, seat_prompt
 from training.separation import assert_disjoint_from_gold
 from training.state import TurnState
@@ -98,6 +101,11 @@ async def play_shadowed(s: Scenario, client: Any, strategy: str, options: Sequen
         for a in (f"agent_{i}" for i in range(len(s.agents)))
     }
     await play_episode(env, players, scenario=s)
+    failed = [e for p in players.values() for e in p.student.errors]
+    if failed:  # its fallback turns were the endpoint's doing, not the student's choice
+        raise LLMError(
+            f"{len(failed)} of the student's LLM calls failed for good; first: {failed[0]}"
+        )
     rows = [
         {
             **example(TurnState(s.scenario_id, a, step, prompt), label, s.roles, options),
