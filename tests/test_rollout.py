@@ -123,6 +123,9 @@ def test_a_group_whose_samples_tie_is_masked_out_of_the_loss(silver, turns):
     mixed = EnvRollout([state], silver, FakeGenerator([silent, leak]))([prompt] * 4, None)
     assert len(set(tied["env_reward"])) == 1 and not any(map(any, tied["env_mask"]))
     assert all(all(m) for m in mixed["env_mask"])
+    # logged: which samples were masked, and how many distinct replies their group had
+    assert tied["tied"] == [1.0] * 4 and tied["distinct"] == [0.25] * 4
+    assert mixed["tied"] == [0.0] * 4 and mixed["distinct"] == [0.5] * 4
 
 
 def test_the_teacher_takes_over_after_the_sample_and_reacts_to_it(silver, turns):

@@ -71,9 +71,10 @@ def test_grpo_learns_from_untied_groups_only_and_logs_every_reward_part(trained)
     assert before.keys() == after.keys()
     steps = [e for e in json.loads((grpo / "log_history.json").read_text()) if "loss" in e]
     assert len(steps) == 2
-    for part in ("env_reward", "da", "ia", "eff", "cpv", "cm", "malformed"):
+    for part in ("env_reward", "da", "ia", "eff", "cpv", "cm", "malformed", "tied", "distinct"):
         assert all(f"rewards/{part}_reward/mean" in e for e in steps), part
     untied = [e for e in steps if float(e["frac_reward_zero_std"]) < 1]
+    assert all((e in untied) == (float(e["rewards/tied_reward/mean"]) < 1) for e in steps)
     assert all(float(e["grad_norm"]) == 0 for e in steps if e not in untied)
     assert all(float(e["grad_norm"]) > 0 for e in untied)
     moved = any(not (before[k] == after[k]).all() for k in before)

@@ -6,7 +6,7 @@ Launch::
         --out docs/img/cpu-small-curves.png
 
 One panel per stage: the SFT loss and token accuracy; the GRPO reward and its parts (DA, IA,
-EFF, CPV, CM, malformed share) per step. A stage still running is drawn from its newest
+EFF, CPV, CM, malformed share) and the share of samples in tied groups per step. A stage still running is drawn from its newest
 checkpoint's ``trainer_state.json``.
 """
 
@@ -26,6 +26,7 @@ GRPO_KEYS = {  # logged key -> legend label
     "rewards/eff_reward/mean": "EFF",
     "rewards/cpv_reward/mean": "CPV",
     "rewards/malformed_reward/mean": "malformed share",
+    "rewards/tied_reward/mean": "tied share (no gradient)",
 }
 
 

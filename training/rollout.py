@@ -43,6 +43,10 @@ from training.state import TurnState, prompt_key
 
 COMPONENTS = ("da", "ia", "eff", "cpv", "cm", "malformed")
 """Per-seat score columns returned next to ``env_reward`` (logged by TRL as reward functions)."""
+GROUP_COLUMNS = ("tied", "distinct")
+"""Per-sample group diagnostics, logged the same way: 1.0 when its group tied (masked out of the
+loss), and the share of distinct replies among its group's samples (a peaked policy samples the
+same reply again, so its group ties: the RL stage's signal is the share of untied groups)."""
 
 
 def training_reward(max_turns: int) -> JudgeReward:
@@ -198,6 +202,11 @@ class EnvRollout:
             for k, v in {**cols, "seat": state.seat, "state": state.key}.items():
                 out.setdefault(k, []).append(v)
         out["env_mask"] = _mask_tied_groups(out["state"], out["env_reward"], out["completion_ids"])
+        out["tied"] = [float(not any(m)) for m in out["env_mask"]]
+        texts: dict[str, list[str]] = {}
+        for key, sample in zip(out["state"], samples, strict=True):
+            texts.setdefault(key, []).append(sample.text)
+        out["distinct"] = [len(set(texts[k])) / len(texts[k]) for k in out["state"]]
         if all(lp is None for lp in out["logprobs"]):
             out["logprobs"] = None  # type: ignore[assignment]  # TRL skips the IS correction
         return out
@@ -215,5 +224,5 @@ def _mask_tied_groups(states: list[str], rewards: list[float],
 
 def reward_functions() -> tuple[list[Callable[..., Any]], list[float]]:
     """The env reward (weight 1) and each component (weight 0: logged per step, not optimised)."""
-    funcs = [column_reward("env_reward"), *(column_reward(c) for c in COMPONENTS)]
-    return funcs, [1.0] + [0.0] * len(COMPONENTS)
+    logged = (*COMPONENTS, *GROUP_COLUMNS)
+    return [column_reward("env_reward"), *map(column_reward, logged)], [1.0] + [0.0] * len(logged)
