@@ -1,25 +1,32 @@
-import asyncio
+import contextlib
 import json
 
-import scenarios
+import pytest
+
 from sotopia_tom_env.llm.fake import FakeChatClient
-from training.dagger import collect
+from training import dagger
 
 SILENT = '{"action_type":"none","argument":"","to":[]}'
+SHIPPED = "training/adapters/cpu-small"
 
 
-def run_round(client, out):
-    chosen = scenarios.load("silver")[:1]
-    return asyncio.run(collect(chosen, client, out, strategy="basic", options=("compact",),
-                               max_turns=8, concurrency=1))  # fmt: skip
+def play_round(monkeypatch, out, reply):
+    """One DAgger round of one Silver scenario, its player answering ``reply`` to every call."""
+    client = FakeChatClient(lambda messages, fmt: reply)
+    monkeypatch.setattr(dagger, "player_client", lambda *a: contextlib.nullcontext(client))
+    args = dagger.DaggerArguments(player=SHIPPED, out=str(out), every=10_000, max_turns=8)
+    return dagger.run(args)
 
 
-def test_an_episode_whose_student_calls_failed_is_not_saved_and_is_played_on_resume(tmp_path):
-    down = FakeChatClient(lambda messages, fmt: TimeoutError("the server did not answer"))
-    assert run_round(down, tmp_path) == 0
+def test_an_episode_whose_student_calls_failed_is_not_saved_and_is_played_on_resume(
+    tmp_path, monkeypatch, capsys
+):
+    with pytest.raises(dagger.EpisodeFailed, match="1 of 1 DAgger episodes failed"):
+        play_round(monkeypatch, tmp_path, TimeoutError("the server did not answer"))
     assert not (tmp_path / "episodes.jsonl").exists() and not (tmp_path / "data.jsonl").exists()
+    assert "EpisodeFailed: " in capsys.readouterr().out  # said why, per episode
 
-    assert run_round(FakeChatClient(lambda messages, fmt: SILENT), tmp_path) == 1
+    assert play_round(monkeypatch, tmp_path, SILENT) == tmp_path  # the rerun plays it
     (record,) = [json.loads(line) for line in (tmp_path / "episodes.jsonl").open()]
     assert record["actions"] and all(
         json.loads(a) == json.loads(SILENT) for _, a in record["actions"]

@@ -39,7 +39,6 @@ from policies import ObservablePlayer, PromptedPolicy, play_episode, play_many
 from policies.trained import TrainedSpec, merged_model
 from scenarios import Scenario
 from sotopia_tom_env import AgentAction, parallel_env
-from sotopia_tom_env.llm import LLMError
 from training.data import example, seat_prompt
 from training.separation import assert_disjoint_from_gold
 from training.state import TurnState
@@ -103,7 +102,7 @@ async def play_shadowed(s: Scenario, client: Any, strategy: str, options: Sequen
     await play_episode(env, players, scenario=s)
     failed = [e for p in players.values() for e in p.student.errors]
     if failed:  # its fallback turns were the endpoint's doing, not the student's choice
-        raise LLMError(
+        raise EpisodeFailed(
             f"{len(failed)} of the student's LLM calls failed for good; first: {failed[0]}"
         )
     rows = [
@@ -164,6 +163,10 @@ def player_client(player: str | Path, concurrency: int) -> Any:
         yield client
 
 
+class EpisodeFailed(RuntimeError):
+    """A student's LLM call failed for good: the episode is not saved (a rerun plays it)."""
+
+
 @dataclass
 class DaggerArguments:
     """One DAgger round (a YAML config of the same fields, or the command line)."""
@@ -178,15 +181,24 @@ class DaggerArguments:
 
 
 def run(args: DaggerArguments) -> Path:
-    """Play the round's episodes not played yet; the folder of its data."""
+    """Play the round's episodes not played yet; the folder of its data.
+
+    Raises:
+        EpisodeFailed: some episodes failed because the player's server did; the others are saved,
+            and running the round again plays the missing ones (a pipeline stops here rather
+            than train on a partial round).
+    """
     card = TrainedSpec(args.player)
     chosen = scenarios.load(args.scenarios)[args.offset :: args.every]
     out = Path(args.out)
     done = len(_lines(out / "episodes.jsonl"))
     if done < len(chosen):
         with player_client(args.player, args.concurrency) as client:
-            asyncio.run(collect(chosen, client, out, strategy=card.strategy, options=card.options,
-                                max_turns=args.max_turns, concurrency=args.concurrency))  # fmt: skip
+            done += asyncio.run(collect(chosen, client, out, strategy=card.strategy, options=card.options,
+                                        max_turns=args.max_turns, concurrency=args.concurrency))  # fmt: skip
+    if done < len(chosen):
+        raise EpisodeFailed(f"{len(chosen) - done} of {len(chosen)} DAgger episodes failed (see above); "
+                       f"the others are saved in {out}: rerun to play the missing ones")  # fmt: skip
     return out
 
 
