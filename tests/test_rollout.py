@@ -161,3 +161,44 @@ def test_reward_columns_feed_trl_and_a_judge_failure_is_unscored(silver, turns):
     assert weights[0] == 1 and not any(weights[1:])
     cols = {k: [v, 0.5] for k, v in failed.items()}
     assert funcs[0](["a", "b"], **cols) == [None, 0.5]
+
+
+def test_the_probe_keeps_the_states_whose_samples_differ_in_reward(silver, turns):
+    s = silver[2]
+    state = turns[s.scenario_id][0][0]
+    silent = '{"action_type": "none", "argument": "", "to": []}'
+    leak = json.dumps({"action_type": "speak", "argument": _secret(s, state.seat), "to": []})
+    prompt = [{"role": "user", "content": state.prompt}]
+    assert EnvRollout([state], silver, FakeGenerator([silent])).probe([prompt], None, 4) == [False]
+    mixed = FakeGenerator([silent, leak])
+    assert EnvRollout([state], silver, mixed).probe([prompt], None, 4) == [True]
+    assert mixed.calls == 4  # one group of the probe's size
+
+
+def test_grpo_trains_on_the_probed_states_and_a_resumed_run_on_the_same(tmp_path):
+    from types import SimpleNamespace
+
+    from datasets import Dataset
+
+    from training.grpo import probed
+
+    class Probe:
+        def __init__(self, verdicts):
+            self.verdicts, self.calls = verdicts, 0
+
+        def probe(self, prompts, trainer, samples):
+            self.calls += 1
+            return self.verdicts[: len(prompts)]
+
+    data = Dataset.from_list([{"prompt": [{"role": "user", "content": str(k)}]} for k in range(4)])
+    args = SimpleNamespace(per_device_train_batch_size=2, gradient_accumulation_steps=4,
+                           num_generations=4)  # fmt: skip
+    trainer = SimpleNamespace(args=args)  # a step takes 2 states
+    kept = probed(data, Probe([True, False, True, False]), trainer, 4, tmp_path)
+    assert [p[0]["content"] for p in kept["prompt"]] == ["0", "2"]
+    again = Probe([False] * 4)  # a resumed run reads the saved verdicts, it does not sample anew
+    assert len(probed(data, again, trainer, 4, tmp_path)) == 2 and again.calls == 0
+    with pytest.raises(ValueError, match="found 1 of 4 turn states"):
+        probed(data, Probe([False, True, False, False]), trainer, 4, tmp_path / "other")
+    with pytest.raises(ValueError, match="the states changed"):
+        probed(data.select([0, 1]), again, trainer, 4, tmp_path)

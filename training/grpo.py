@@ -14,6 +14,7 @@ with its card. A run killed midway resumes from its last checkpoint.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,13 @@ class GRPOScriptArguments(PromptArguments):
         },
     )
     every: int = field(default=1, metadata={"help": "Keep every N-th turn state of each episode."})
+    probe: int = field(
+        default=0,
+        metadata={
+            "help": "Samples per turn state drawn from the starting policy before training; "
+            "states whose samples all earn the same reward (no gradient) are dropped. 0: keep all."
+        },
+    )
     max_turns: int = field(default=40, metadata={"help": "Episode length cap in the rollout."})
     generator: str = field(
         default="server",
@@ -49,6 +57,8 @@ class GRPOScriptArguments(PromptArguments):
         super().__post_init__()
         if self.every < 1:
             raise ValueError(f"every must be at least 1, got {self.every}")
+        if self.probe < 0 or self.probe == 1:
+            raise ValueError(f"probe is 0 (off) or at least 2 samples per state, got {self.probe}")
         if self.generator not in ("server", "trl-vllm", "in-process"):
             raise ValueError(
                 f"generator must be 'server', 'trl-vllm' or 'in-process', got {self.generator!r}"
@@ -70,17 +80,20 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
     funcs, weights = reward_functions()
     training_args.reward_weights = weights
     model, peft_config = start_from(model_args, training_args)
+    out = Path(training_args.output_dir)
     with _generator(script_args, training_args, model_args) as generate:
+        rollout = EnvRollout(states, chosen, generate, script_args.max_turns)
         trainer = GRPOTrainer(
             model=model,
             reward_funcs=funcs,
             args=training_args,
             train_dataset=dataset,
             peft_config=peft_config,
-            rollout_func=EnvRollout(states, chosen, generate, script_args.max_turns),
+            rollout_func=rollout,
             callbacks=[PurgeRetainedPages()],
         )
-        out = Path(training_args.output_dir)
+        if script_args.probe:  # the trainer's sampler reads its dataset when training starts
+            trainer.train_dataset = probed(dataset, rollout, trainer, script_args.probe, out)
         trainer.train(resume_from_checkpoint=last_checkpoint(out))
     trainer.save_model(str(out))
     save_log(trainer, out)
@@ -95,6 +108,37 @@ def _states(args: GRPOScriptArguments, chosen: list[Any]) -> list[Any]:
     if args.episodes:
         return recorded_states(Path(args.episodes), chosen, **kwargs)
     return teacher_states(chosen, **kwargs)
+
+
+def probed(dataset: Any, rollout: EnvRollout, trainer: Any, samples: int, out: Path) -> Any:
+    """The turn states whose probe samples differ in reward (see ``GRPOScriptArguments.probe``).
+
+    The verdicts are saved to ``out/probe.json`` first, so a resumed run trains on the same
+    states rather than on a new random draw.
+    """
+    path = out / "probe.json"
+    if path.is_file():
+        untied = json.loads(path.read_text())["untied"]
+        if len(untied) != len(dataset):
+            raise ValueError(f"{path} holds verdicts of {len(untied)} turn states, the run has "
+                             f"{len(dataset)}: the states changed; delete it to probe again")  # fmt: skip
+    else:
+        untied = rollout.probe(list(dataset["prompt"]), trainer, samples)
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"samples": samples, "untied": untied}))
+    keep = [k for k, u in enumerate(untied) if u]
+    args = trainer.args
+    need = (
+        args.per_device_train_batch_size * args.gradient_accumulation_steps // args.num_generations
+    )
+    print(f"probe: {len(keep)} of {len(untied)} turn states have samples that differ in reward")
+    if len(keep) < need:
+        raise ValueError(
+            f"the probe ({samples} samples a state) found {len(keep)} of {len(untied)} turn states "
+            f"whose samples differ in reward, and a step takes {need}: give it more states (a "
+            f"lower `every`, more episodes) or more samples; delete {path} to probe again"
+        )
+    return dataset.select(keep)
 
 
 def _generator(args: GRPOScriptArguments, training_args: Any, model_args: Any) -> Any:

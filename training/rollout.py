@@ -211,6 +211,15 @@ class EnvRollout:
             out["logprobs"] = None  # type: ignore[assignment]  # TRL skips the IS correction
         return out
 
+    def probe(self, prompts: list[Any], trainer: Any, samples: int) -> list[bool]:
+        """Whether ``samples`` replies to each prompt from the current policy differ in reward.
+
+        A group that ties teaches GRPO nothing, and a peaked policy ties on most turn states;
+        probing the starting policy finds the states it can learn from.
+        """
+        out = self([p for p in prompts for _ in range(samples)], trainer)
+        return [not out["tied"][k * samples] for k in range(len(prompts))]
+
 
 def _mask_tied_groups(states: list[str], rewards: list[float],
                       completions: list[list[int]]) -> list[list[int]]:  # fmt: skip
