@@ -202,3 +202,54 @@ def test_grpo_trains_on_the_probed_states_and_a_resumed_run_on_the_same(tmp_path
         probed(data, Probe([False, True, False, False]), trainer, 4, tmp_path / "other")
     with pytest.raises(ValueError, match="the states changed"):
         probed(data.select([0, 1]), again, trainer, 4, tmp_path)
+
+
+class BatchLog(FakeGenerator):
+    """A FakeGenerator that records the size of every call."""
+
+    def __init__(self, replies):
+        super().__init__(replies)
+        self.sizes = []
+
+    def __call__(self, prompts, trainer):
+        self.sizes.append(len(prompts))
+        return super().__call__(prompts, trainer)
+
+
+def test_a_student_continuation_keeps_what_the_sample_left_out(silver, turns):
+    s = silver[0]
+    state, teacher = _first_share(turns[s.scenario_id])
+    silent = '{"action_type": "none", "argument": "", "to": []}'
+    prompt = [{"role": "user", "content": state.prompt}]
+    by_teacher = EnvRollout([state], silver, FakeGenerator([silent]))([prompt], None)
+    student = BatchLog([silent])  # the sample and every later turn of the seat: silence
+    by_student = EnvRollout([state], silver, student, continuation="student")([prompt], None)
+    # the teacher repairs the omission a turn later; a silent student never does
+    assert by_student["da"][0] < by_teacher["da"][0]
+    assert by_student["env_reward"][0] < by_teacher["env_reward"][0]
+    assert len(student.sizes) > 1  # the seat's later turns were the student's
+    # the teacher's reply, continued by the same silent student, discloses more than silence
+    then_silent = BatchLog([json.dumps(teacher)] + [silent] * 99)
+    shares = EnvRollout([state], silver, then_silent, continuation="student")([prompt], None)
+    assert shares["da"][0] > by_student["da"][0]
+
+
+def test_the_student_turns_of_a_group_are_sampled_in_batches(silver, turns):
+    states = [turns[s.scenario_id][0][0] for s in silver]
+    prompts = [[{"role": "user", "content": st.prompt}] for st in states for _ in range(4)]
+    silent = '{"action_type": "none", "argument": "", "to": []}'
+    student = BatchLog([silent])
+    out = EnvRollout(states, silver, student, max_turns=20, continuation="student")(prompts, None)
+    assert len(out["env_reward"]) == 12 and not any(math.isnan(r) for r in out["env_reward"])
+    # the first call is the group's samples, each later one every episode still waiting
+    assert student.sizes[0] == 12 and max(student.sizes[1:]) == 12
+    assert sum(student.sizes) - 12 <= 12 * 20 and len(student.sizes) <= 21
+    # with the teacher playing on, the samples are the only call
+    teacher = BatchLog([silent])
+    EnvRollout(states, silver, teacher, max_turns=20, continuation="teacher")(prompts, None)
+    assert teacher.sizes == [12]
+
+
+def test_an_unknown_continuation_is_refused(silver):
+    with pytest.raises(ValueError, match="continuation must be one of"):
+        EnvRollout([], silver, FakeGenerator(["x"]), continuation="replay")

@@ -7,9 +7,10 @@ Launch::
 Reads top to bottom: turn states of Silver episodes become the dataset (the student's own
 episodes when ``episodes`` names a ``training.dagger`` record, else the teacher's), the env
 rollout (:class:`training.rollout.EnvRollout`) samples the seat's reply as the benchmark would
-(the reply schema, its temperature) and lets the observable teacher finish the episode, the
-seat's training reward is optimised and its components are logged, then the adapter is saved
-with its card. A run killed midway resumes from its last checkpoint.
+(the reply schema, its temperature) and plays the episode on (the student in its seat, the
+observable teacher in the others, see ``continuation``), the seat's training reward is
+optimised and its components are logged, then the adapter is saved with its card. A run
+killed midway resumes from its last checkpoint.
 """
 
 from __future__ import annotations
@@ -22,7 +23,13 @@ from typing import Any
 import scenarios
 from training.arguments import PromptArguments, base_model, lora_rank, parse_config, start_from
 from training.card import write_card
-from training.rollout import EnvRollout, recorded_states, reward_functions, teacher_states
+from training.rollout import (
+    CONTINUATIONS,
+    EnvRollout,
+    recorded_states,
+    reward_functions,
+    teacher_states,
+)
 from training.sft import last_checkpoint, save_log
 
 
@@ -45,6 +52,14 @@ class GRPOScriptArguments(PromptArguments):
         },
     )
     max_turns: int = field(default=40, metadata={"help": "Episode length cap in the rollout."})
+    continuation: str = field(
+        default="student",
+        metadata={
+            "help": "Who plays the trained seat after the sampled turn: 'student' (the policy "
+            "being trained, so an omission stays one) or 'teacher' (the observable teacher, "
+            "which says what the sample left out: on it GRPO learnt to ask and share nothing)."
+        },
+    )
     generator: str = field(
         default="server",
         metadata={
@@ -59,6 +74,10 @@ class GRPOScriptArguments(PromptArguments):
             raise ValueError(f"every must be at least 1, got {self.every}")
         if self.probe < 0 or self.probe == 1:
             raise ValueError(f"probe is 0 (off) or at least 2 samples per state, got {self.probe}")
+        if self.continuation not in CONTINUATIONS:
+            raise ValueError(
+                f"continuation must be one of {CONTINUATIONS}, got {self.continuation!r}"
+            )
         if self.generator not in ("server", "trl-vllm", "in-process"):
             raise ValueError(
                 f"generator must be 'server', 'trl-vllm' or 'in-process', got {self.generator!r}"
@@ -82,7 +101,15 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
     model, peft_config = start_from(model_args, training_args)
     out = Path(training_args.output_dir)
     with _generator(script_args, training_args, model_args) as generate:
-        rollout = EnvRollout(states, chosen, generate, script_args.max_turns)
+        rollout = EnvRollout(
+            states,
+            chosen,
+            generate,
+            script_args.max_turns,
+            script_args.continuation,
+            script_args.strategy,
+            script_args.options,
+        )
         trainer = GRPOTrainer(
             model=model,
             reward_funcs=funcs,

@@ -11,9 +11,13 @@ copy the rollout
 1. replays the recorded episode to that state (the env is deterministic),
 2. plays the sampled completion as the seat's action, raw, so a malformed reply is parsed by the
    env into ``none`` and costs the format penalty like any other malformed action,
-3. finishes the episode with the observable teacher in every seat, the sampled one included:
-   it reads what was said, so it reacts to the sample (it does not repeat a fact the sample
-   shared, and says what the sample left out one turn later),
+3. finishes the episode with the observable teacher in every other seat, and in the sampled
+   seat the teacher (``continuation="teacher"``) or the student itself (``"student"``). The
+   teacher reacts to the sample but also says, one turn later, what the sample left out, so
+   with it an omission costs almost nothing and a reply that only asks is paid as well as one
+   that shares: GRPO on that reward learnt to ask and share nothing (docs/training.md). The
+   student keeps playing the seat as it would, so what it leaves out stays out. Its turns are
+   sampled for all of a batch's episodes together: one call per turn of the seat,
 4. and returns the seat's own reward from the env's training reward (``training_reward``),
    with its components.
 
@@ -27,7 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -134,32 +138,47 @@ def play_from(state: TurnState, scenario: Scenario, completion: str, max_turns: 
 def finish(state: TurnState, scenario: Scenario, completion: str, max_turns: int,
            reward: Any) -> tuple[Any, float, dict[str, Any]]:  # fmt: skip
     """The finished env, the seat's summed reward and its last info, after ``completion``."""
+    return asyncio.run(finish_async(state, scenario, completion, max_turns, reward))
+
+
+async def finish_async(state: TurnState, scenario: Scenario, completion: str, max_turns: int,
+                       reward: Any, student: Student | None = None,
+                       ) -> tuple[Any, float, dict[str, Any]]:  # fmt: skip
+    """:func:`finish`, the seat played on by ``student`` after the sample when one is given."""
     env = parallel_env(scenarios=[scenario], reward_fn=reward, max_turns=max_turns)
-    seat = lambda a, _: Continuation(a, state, completion)  # noqa: E731
-    result = asyncio.run(play_episode(env, seat, scenario=scenario))
+    seat = lambda a, _: Continuation(a, state, completion, student)  # noqa: E731
+    result = await play_episode(env, seat, scenario=scenario)
     return env, result.returns.get(state.seat, 0.0), result.final_infos.get(state.seat, {})
+
+
+Student = Callable[[dict[str, Any], dict[str, Any]], Awaitable[str]]
+"""The student's reply to the seat's observation and info."""
 
 
 class Continuation(ObservablePlayer):
     """A seat of a turn state's episode, played on from the state.
 
     Before the state it plays the recorded actions, at it (the state's seat) the sampled
-    completion, after it the observable teacher. The teacher labels every turn of its seat from
-    the start, so its counters (turns since it spoke, turns with nothing new) are what they
-    would be had it watched the episode; its actions count only after the sampled turn.
+    completion, after it the observable teacher, or in the state's seat ``student`` when given.
+    The teacher labels every turn of its seat from the start, so its counters (turns since it
+    spoke, turns with nothing new) are what they would be had it watched the episode; its
+    actions count only after the sampled turn.
     """
 
-    def __init__(self, agent: str, state: TurnState, completion: str) -> None:
+    def __init__(self, agent: str, state: TurnState, completion: str,
+                 student: Student | None = None) -> None:  # fmt: skip
         super().__init__(agent)
-        self.state, self.completion = state, completion
+        self.state, self.completion, self.student = state, completion, student
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Any:
-        """The recorded action, the completion or the teacher's, by the step."""
+        """The recorded action, the completion, the student's or the teacher's, by the step."""
         label, step = self.label(observation), info["step"]
         if step < self.state.step:
             return self.state.history[step][1]
-        if step == self.state.step and self.agent == self.state.seat:
+        if self.agent == self.state.seat and step == self.state.step:
             return self.completion
+        if self.agent == self.state.seat and self.student is not None:
+            return await self.student(observation, info)
         return label
 
 
@@ -173,29 +192,41 @@ def _columns(total: float, info: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+CONTINUATIONS = ("teacher", "student")
+"""Who plays the sampled seat after its sampled turn (the other seats: the teacher)."""
+
+
 class EnvRollout:
-    """TRL ``rollout_func``: sample the seat's turn, let the teacher finish the episode, score it.
+    """TRL ``rollout_func``: sample the seat's turn, finish the episode, score it.
 
     Args:
         states: the turn states behind the training prompts.
         scenarios: the scenarios they come from.
         generate: the sampling backend (in-process, the vLLM server, or a fake in tests).
         max_turns: episode length cap (must match how the states were built).
+        continuation: who plays the seat after the sample (:data:`CONTINUATIONS`); the
+            student's later turns are sampled by ``generate`` in the prompt of
+            ``strategy`` and ``options``, as the states' prompts were built.
     """
 
     def __init__(self, states: Sequence[TurnState], scenarios: Sequence[Scenario],
-                 generate: Generator, max_turns: int = 40) -> None:  # fmt: skip
+                 generate: Generator, max_turns: int = 40, continuation: str = "teacher",
+                 strategy: str = "basic", options: Sequence[str] = ()) -> None:  # fmt: skip
+        if continuation not in CONTINUATIONS:
+            raise ValueError(f"continuation must be one of {CONTINUATIONS}, got {continuation!r}")
         self.states = {st.key: st for st in states}
         self.scenarios = {s.scenario_id: s for s in scenarios}
         self.generate, self.max_turns = generate, max_turns
+        self.continuation, self.strategy, self.options = continuation, strategy, tuple(options)
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, list[Any]]:
         """Rollout output: ids and logprobs for TRL, plus the reward columns."""
         samples = self.generate(prompts, trainer)
+        states = [self.states[prompt_key(p)] for p in prompts]
+        finished = asyncio.run(self._finish_all(states, [s.text for s in samples], trainer))
         out: dict[str, list[Any]] = {"prompt_ids": [], "completion_ids": [], "logprobs": []}
-        for prompt, sample in zip(prompts, samples, strict=True):
-            state = self.states[prompt_key(prompt)]
-            cols = play_from(state, self.scenarios[state.scenario_id], sample.text, self.max_turns)
+        for state, sample, (_, total, final) in zip(states, samples, finished, strict=True):
+            cols = _columns(total, final)
             out["prompt_ids"].append(sample.prompt_ids)
             out["completion_ids"].append(sample.completion_ids)
             out["logprobs"].append(sample.logprobs)
@@ -210,6 +241,45 @@ class EnvRollout:
         if all(lp is None for lp in out["logprobs"]):
             out["logprobs"] = None  # type: ignore[assignment]  # TRL skips the IS correction
         return out
+
+    async def _finish_all(self, states: list[TurnState], completions: list[str],
+                          trainer: Any) -> list[tuple[Any, float, dict[str, Any]]]:  # fmt: skip
+        """Every sample's episode, played side by side; the student's turns batched per call.
+
+        Each episode waits at its student turns; once every unfinished one waits, their
+        prompts go to ``generate`` as one batch (the server batches them on its own).
+        """
+        waiting: list[tuple[str, asyncio.Future[str]]] = []
+
+        def student(roles: Sequence[str]) -> Student:
+            async def reply(observation: dict[str, Any], info: dict[str, Any]) -> str:
+                prompt = seat_prompt(self.strategy, observation["text"], info["role"], roles,
+                                     self.options)  # fmt: skip
+                future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+                waiting.append((prompt, future))
+                return await future
+
+            return reply
+
+        plays = []
+        for st, text in zip(states, completions, strict=True):
+            s = self.scenarios[st.scenario_id]
+            seat = student(s.roles) if self.continuation == "student" else None
+            reward = training_reward(self.max_turns)
+            plays.append(asyncio.ensure_future(
+                finish_async(st, s, text, self.max_turns, reward, seat)))  # fmt: skip
+        while True:
+            while len(waiting) < sum(not p.done() for p in plays):
+                await asyncio.sleep(0)  # let every episode run on to its next student turn
+            if not waiting:
+                break
+            batch, waiting[:] = list(waiting), []
+            prompts = [[{"role": "user", "content": prompt}] for prompt, _ in batch]
+            # the generator runs its own event loop (the server's client): off this one
+            replies = await asyncio.to_thread(self.generate, prompts, trainer)
+            for (_, reply), sample in zip(batch, replies, strict=True):
+                reply.set_result(sample.text)
+        return [p.result() for p in plays]
 
     def probe(self, prompts: list[Any], trainer: Any, samples: int) -> list[bool]:
         """Whether ``samples`` replies to each prompt from the current policy differ in reward.
