@@ -235,10 +235,13 @@ class _Handler(BaseHTTPRequestHandler):
         if body.get("stream"):
             self._stream(content, delay_s=fs.hang_s / 20)
             return
+        # Leading spaces (valid JSON) stretch the body to last ``hang_s`` at a byte every
+        # 50 ms: every byte arrives well within any read timeout, however long the hang.
+        pause = 0.05
         data = json.dumps(completion(content)).encode()
+        data = data.rjust(max(len(data), int(fs.hang_s / pause)))
         self._head(200, len(data))
-        pause = fs.hang_s / max(len(data), 1)
-        for i in range(len(data)):  # every byte arrives well within any read timeout
+        for i in range(len(data)):
             if fs._stop.wait(pause):
                 return
             self._write(data[i : i + 1])
