@@ -535,6 +535,13 @@ def test_server_env_sets_cpu_defaults_without_overriding_the_user(monkeypatch):
     assert server_env(cpu=True, kvcache_gib=7)["VLLM_CPU_KVCACHE_SPACE"] == "7"
 
 
+def test_a_server_does_not_inherit_a_trainers_allocator_that_keeps_freed_pages(monkeypatch):
+    monkeypatch.setenv("MALLOC_CONF", "dirty_decay_ms:-1,muzzy_decay_ms:-1")
+    assert "MALLOC_CONF" not in server_env(cpu=True)
+    monkeypatch.setenv("MALLOC_CONF", "narenas:2")  # a user's own setting stays
+    assert server_env(cpu=True)["MALLOC_CONF"] == "narenas:2"
+
+
 def test_a_server_pins_its_threads_unless_another_vllm_worker_runs(tmp_path):
     """Two pinned vLLM CPU servers on the same cores starve each other (benchmarks/cpu_binding.py)."""
     proc = tmp_path / "proc"

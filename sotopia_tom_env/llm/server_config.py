@@ -158,6 +158,11 @@ def cpu_kvcache_gib(model: str, episodes: int | None) -> int:
 def server_env(cpu: bool, kvcache_gib: int = CPU_KVCACHE_GIB) -> dict[str, str]:
     """Environment for the server process: ours, plus CPU settings and no telemetry."""
     env = dict(os.environ)
+    # A trainer's jemalloc told to keep freed pages (training.allocator) purges them after each
+    # step; a server that inherited the setting has nothing to purge them, and its worker grew
+    # by gigabytes over a GRPO run. It gets jemalloc's default decay instead.
+    if "decay_ms:-1" in env.get("MALLOC_CONF", ""):
+        del env["MALLOC_CONF"]
     env.setdefault("PYTHONUNBUFFERED", "1")  # log lines reach the file as they happen
     env.setdefault("VLLM_NO_USAGE_STATS", "1")
     env.setdefault("DO_NOT_TRACK", "1")
