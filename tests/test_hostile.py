@@ -8,8 +8,9 @@ Cases live in ``tests/data/hostile_inputs.jsonl``, one per line: ``id``, ``why``
 (numpy values, objects that raise, recursive containers, huge Python objects) are built in
 :data:`PY_CASES` below.
 
-Every case must parse without an exception, within :data:`BOUND_S` of CPU time (loose; CPU
-time, so that other jobs on a busy machine do not count;
+Every case must parse without an exception, within :data:`BOUND_S` of CPU time (loose; the
+calling thread's CPU time, so that neither other jobs on a busy machine nor the idle spinning of
+threads that earlier tests left in the worker (torch's OpenMP pool) count;
 the 50 ms goal is reported by ``test_corpus_parse_time``, run with ``-s`` to see the figures,
 or ``python tests/test_hostile.py``), and the env must record the same outcome in ``infos``
 and the transcript.
@@ -391,9 +392,9 @@ def check_outcome(case: Case, action: Any, error: str | None) -> None:
 def timed_parse(case: Case) -> tuple[Any, str | None, float]:
     """Parse the case's input once; the seconds it took exclude building the input."""
     raw = case.make()
-    t0 = time.process_time()
+    t0 = time.thread_time()
     action, error = parse_action(raw, SENDER, ROSTER, MAX_CHARS)
-    return action, error, time.process_time() - t0
+    return action, error, time.thread_time() - t0
 
 
 def test_corpus_size_and_ids():
@@ -422,9 +423,9 @@ def test_env_step_outcome(env, case):
     speaker = env.acting_agents()[0]
     assert (speaker, env.roster.roles) == (SENDER, ROLES)
     raw = case.make()
-    t0 = time.process_time()
+    t0 = time.thread_time()
     _, _, _, _, infos = env.step({speaker: raw})
-    assert time.process_time() - t0 < BOUND_S, case.id
+    assert time.thread_time() - t0 < BOUND_S, case.id
     error = infos[speaker].get("action_error")
     log = env.turn_log[-1]
     assert (log["agent"], log["action_type"]) == (speaker, "none" if error else case.expect)
