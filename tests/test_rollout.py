@@ -1,5 +1,7 @@
 import json
 import math
+import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -8,6 +10,7 @@ from training.rollout import (
     COMPONENTS,
     EnvRollout,
     Sample,
+    continuation_seed,
     finish,
     play_from,
     reward_functions,
@@ -38,7 +41,7 @@ class FakeGenerator:
     def __init__(self, replies):
         self.replies, self.calls = list(replies), 0
 
-    def __call__(self, prompts, trainer):
+    def __call__(self, prompts, trainer, seeds=None):
         out = []
         for p in prompts:
             text = self.replies[self.calls % len(self.replies)]
@@ -211,9 +214,9 @@ class BatchLog(FakeGenerator):
         super().__init__(replies)
         self.sizes = []
 
-    def __call__(self, prompts, trainer):
+    def __call__(self, prompts, trainer, seeds=None):
         self.sizes.append(len(prompts))
-        return super().__call__(prompts, trainer)
+        return super().__call__(prompts, trainer, seeds)
 
 
 def test_a_student_continuation_keeps_what_the_sample_left_out(silver, turns):
@@ -253,3 +256,57 @@ def test_the_student_turns_of_a_group_are_sampled_in_batches(silver, turns):
 def test_an_unknown_continuation_is_refused(silver):
     with pytest.raises(ValueError, match="continuation must be one of"):
         EnvRollout([], silver, FakeGenerator(["x"]), continuation="replay")
+
+
+class SeededStudent:
+    """Samples as a seeded server would: its reply is a function of the prompt and the seed.
+
+    The first call (the group's samples, unseeded) returns ``sample``; in later calls (the
+    student playing on) a coin drawn from the seed picks ``leak`` or silence.
+    """
+
+    def __init__(self, sample, leak):
+        self.sample, self.leak, self.seeds = sample, leak, []
+
+    def __call__(self, prompts, trainer, seeds=None):
+        self.seeds.append(seeds)
+        if seeds is None:
+            texts = [self.sample] * len(prompts)
+        else:
+            texts = [self.leak if random.Random(seed).random() < 0.5 else self.sample
+                     for seed in seeds]  # fmt: skip
+        return [Sample([1], [2], None, t) for t in texts]
+
+
+def test_a_groups_samples_are_played_on_with_common_random_numbers(silver, turns):
+    s = silver[0]
+    first = turns[s.scenario_id][0][0]
+    states = [st for st, _ in turns[s.scenario_id] if st.seat == first.seat][:2]
+    prompts = [[{"role": "user", "content": st.prompt}] for st in states for _ in range(4)]
+    silent = '{"action_type": "none", "argument": "", "to": []}'
+    leaks = {"action_type": "speak", "argument": _secret(s, states[0].seat), "to": []}
+    gen = SeededStudent(silent, json.dumps(leaks))
+    out = EnvRollout(states, silver, gen, max_turns=20, continuation="student")(
+        prompts, SimpleNamespace(state=SimpleNamespace(global_step=3))
+    )
+    assert gen.seeds[0] is None  # the group's samples themselves are drawn independently
+    assert sum(map(len, gen.seeds[1:])) > 8
+    # identical samples drew identical continuations (leaking at the same turns), so they tie
+    # and the tie is masked out; drawn independently, their leaks would tell them apart
+    assert max(out["cpv"]) > 0
+    assert len(set(out["env_reward"][:4])) == 1 and len(set(out["env_reward"][4:])) == 1
+    assert out["tied"] == [1.0] * 8
+    # a seed is the same within a group at a turn, new at each turn, state and training step
+    key = states[0].key
+    assert continuation_seed(key, 3, 5) == continuation_seed(key, 3, 5)
+    assert (
+        len(
+            {
+                continuation_seed(key, 3, 5),
+                continuation_seed(key, 3, 6),
+                continuation_seed(states[1].key, 3, 5),
+                continuation_seed(key, 4, 5),
+            }
+        )
+        == 4
+    )

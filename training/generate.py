@@ -37,8 +37,9 @@ class InProcessGenerator:
     ) -> None:
         self.max_new_tokens, self.temperature, self.top_p = max_new_tokens, temperature, top_p
 
-    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any) -> list[Sample]:
-        """One sample per prompt, in order."""
+    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any,
+                 seeds: list[int] | None = None) -> list[Sample]:  # fmt: skip
+        """One sample per prompt, in order (``seeds`` is not honoured: one batched draw)."""
         import torch
         from trl.models.utils import unwrap_model_for_generation
 
@@ -126,8 +127,9 @@ class ServerGenerator:
             self.server = None
             self.synced_step = None  # a new server has no adapter loaded yet
 
-    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any) -> list[Sample]:
-        """One sample per prompt, in order, from the current adapter."""
+    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any,
+                 seeds: list[int] | None = None) -> list[Sample]:  # fmt: skip
+        """One sample per prompt, in order, from the current adapter; seeded where given."""
         self._start()
         self._sync(trainer)
         tok = trainer.processing_class
@@ -135,7 +137,7 @@ class ServerGenerator:
             tok.apply_chat_template(p, add_generation_prompt=True, tokenize=False) for p in prompts
         ]
         ids = [tok(t, add_special_tokens=False)["input_ids"] for t in texts]
-        choices = asyncio.run(self._complete_all(ids))
+        choices = asyncio.run(self._complete_all(ids, seeds or [None] * len(ids)))
         self._bound_memory()
         return [Sample(prompt_ids=i, completion_ids=list(c["token_ids"]), logprobs=None,
                        text=c["text"]) for i, c in zip(ids, choices, strict=True)]  # fmt: skip
@@ -173,22 +175,23 @@ class ServerGenerator:
         _post(f"{self.server.base_url.removesuffix('/v1')}/v1/load_lora_adapter", body)
         self.synced_step = step
 
-    async def _complete_all(self, ids: list[list[int]]) -> list[dict[str, Any]]:
+    async def _complete_all(self, ids: list[list[int]],
+                            seeds: list[int | None]) -> list[dict[str, Any]]:  # fmt: skip
         import httpx
 
         limit = asyncio.Semaphore(self.concurrency)
         async with httpx.AsyncClient(timeout=600) as http:
 
-            async def one(prompt_ids: list[int]) -> dict[str, Any]:
+            async def one(prompt_ids: list[int], seed: int | None) -> dict[str, Any]:
                 body = {"model": ADAPTER, "prompt": prompt_ids, "max_tokens": self.max_new_tokens,
-                        "temperature": self.temperature, "top_p": self.top_p,
+                        "temperature": self.temperature, "top_p": self.top_p, "seed": seed,
                         "return_token_ids": True, "response_format": REPLY_SCHEMA}  # fmt: skip
                 async with limit:
                     r = await http.post(f"{self.server.base_url}/completions", json=body)
                 r.raise_for_status()
                 return r.json()["choices"][0]
 
-            return await asyncio.gather(*(one(i) for i in ids))
+            return await asyncio.gather(*(one(i, s) for i, s in zip(ids, seeds, strict=True)))
 
 
 def _post(url: str, body: dict[str, Any]) -> None:
@@ -207,8 +210,9 @@ class TRLVLLMGenerator:
     (the prompts already repeat each turn state ``num_generations`` times).
     """
 
-    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any) -> list[Sample]:
-        """One sample per prompt, in order, with the sampled tokens' logprobs."""
+    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any,
+                 seeds: list[int] | None = None) -> list[Sample]:  # fmt: skip
+        """One sample per prompt, in order, with the sampled tokens' logprobs (unseeded)."""
         tok = trainer.processing_class
         texts = [
             tok.apply_chat_template(p, add_generation_prompt=True, tokenize=False) for p in prompts

@@ -17,7 +17,10 @@ copy the rollout
    with it an omission costs almost nothing and a reply that only asks is paid as well as one
    that shares: GRPO on that reward learnt to ask and share nothing (docs/training.md). The
    student keeps playing the seat as it would, so what it leaves out stays out. Its turns are
-   sampled for all of a batch's episodes together: one call per turn of the seat,
+   sampled for all of a batch's episodes together: one call per turn of the seat, with
+   *common random numbers*: at the same turn, every sample of a group draws its continuation
+   with the same seed, so two samples that say the same thing are played on identically and
+   a difference in reward is the samples' doing, not the continuation's luck,
 4. and returns the seat's own reward from the env's training reward (``training_reward``),
    with its components.
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,8 +69,9 @@ def training_reward(max_turns: int) -> JudgeReward:
 class Generator(Protocol):
     """Samples one reply per prompt: returns ``(prompt_ids, completion_ids, logprobs, text)``."""
 
-    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any) -> list[Sample]:
-        """One sample per prompt, in order."""
+    def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any,
+                 seeds: list[int] | None = None) -> list[Sample]:  # fmt: skip
+        """One sample per prompt, in order; ``seeds`` fixes each prompt's sampling."""
 
 
 @dataclass
@@ -247,16 +252,19 @@ class EnvRollout:
         """Every sample's episode, played side by side; the student's turns batched per call.
 
         Each episode waits at its student turns; once every unfinished one waits, their
-        prompts go to ``generate`` as one batch (the server batches them on its own).
+        prompts go to ``generate`` as one batch (the server batches them on its own), each
+        with its :func:`continuation_seed`.
         """
-        waiting: list[tuple[str, asyncio.Future[str]]] = []
+        waiting: list[tuple[str, int, asyncio.Future[str]]] = []
+        train_step = getattr(getattr(trainer, "state", None), "global_step", 0)
 
-        def student(roles: Sequence[str]) -> Student:
+        def student(state: TurnState, roles: Sequence[str]) -> Student:
             async def reply(observation: dict[str, Any], info: dict[str, Any]) -> str:
                 prompt = seat_prompt(self.strategy, observation["text"], info["role"], roles,
                                      self.options)  # fmt: skip
+                seed = continuation_seed(state.key, train_step, info["step"])
                 future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-                waiting.append((prompt, future))
+                waiting.append((prompt, seed, future))
                 return await future
 
             return reply
@@ -264,7 +272,7 @@ class EnvRollout:
         plays = []
         for st, text in zip(states, completions, strict=True):
             s = self.scenarios[st.scenario_id]
-            seat = student(s.roles) if self.continuation == "student" else None
+            seat = student(st, s.roles) if self.continuation == "student" else None
             reward = training_reward(self.max_turns)
             plays.append(asyncio.ensure_future(
                 finish_async(st, s, text, self.max_turns, reward, seat)))  # fmt: skip
@@ -274,10 +282,11 @@ class EnvRollout:
             if not waiting:
                 break
             batch, waiting[:] = list(waiting), []
-            prompts = [[{"role": "user", "content": prompt}] for prompt, _ in batch]
+            prompts = [[{"role": "user", "content": prompt}] for prompt, _, _ in batch]
+            seeds = [seed for _, seed, _ in batch]
             # the generator runs its own event loop (the server's client): off this one
-            replies = await asyncio.to_thread(self.generate, prompts, trainer)
-            for (_, reply), sample in zip(batch, replies, strict=True):
+            replies = await asyncio.to_thread(self.generate, prompts, trainer, seeds)
+            for (_, _, reply), sample in zip(batch, replies, strict=True):
                 reply.set_result(sample.text)
         return [p.result() for p in plays]
 
@@ -289,6 +298,14 @@ class EnvRollout:
         """
         out = self([p for p in prompts for _ in range(samples)], trainer)
         return [not out["tied"][k * samples] for k in range(len(prompts))]
+
+
+def continuation_seed(state_key: str, train_step: int, turn: int) -> int:
+    """The sampling seed of the student's ``turn`` after a sample of the turn state.
+
+    The same for every sample of a group (common random numbers), new at each training step.
+    """
+    return zlib.crc32(f"{state_key}|{train_step}|{turn}".encode())
 
 
 def _mask_tied_groups(states: list[str], rewards: list[float],
