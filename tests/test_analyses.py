@@ -1,4 +1,4 @@
-"""The report's analyses: inquiry failures by cause, judge agreement, and the human seat."""
+"""The report's analyses: disclosure and inquiry failures by cause, judge agreement, and the human seat."""
 
 from __future__ import annotations
 
@@ -9,10 +9,31 @@ import pytest
 
 import sotopia_tom_env
 from rewards import RuleJudge, score
-from rewards.verdicts import IAAgentResult, IAItemAssessment, IAVerdict, Judgment
-from sotopia_tom_app.bench.failures import classify, episode_failures, inquiry_failures
+from rewards.verdicts import (
+    DAAgentResult,
+    DAItemAssessment,
+    DAVerdict,
+    IAAgentResult,
+    IAItemAssessment,
+    IAVerdict,
+    Judgment,
+)
+from sotopia_tom_app.bench.failures import (
+    classify,
+    classify_keep,
+    classify_share,
+    disclosure_episode_failures,
+    disclosure_failures,
+    episode_failures,
+    inquiry_failures,
+)
 from sotopia_tom_app.bench.records import EPISODES_FILE, EpisodeRecord, append_record
-from sotopia_tom_app.bench.report import GLOSSARY, build_report, inquiry_failures_table
+from sotopia_tom_app.bench.report import (
+    GLOSSARY,
+    build_report,
+    disclosure_failures_table,
+    inquiry_failures_table,
+)
 
 SCENARIO = "tiny-3-agents"  # agent_0 needs a private item of agent_1; agent_2 holds no such item
 
@@ -24,12 +45,18 @@ def tiny_env():
 
 def crafted(policy: str, ask: str | None, to: list[str]) -> EpisodeRecord:
     """agent_0 says ``ask`` (or passes) to ``to``; the others pass; judged by the rule judge."""
+    return played(policy, [(ask, to)])
+
+
+def played(policy: str, lines: list[tuple[str | None, list[str]]]) -> EpisodeRecord:
+    """agent_0 says each line (or passes) to its audience, a round each; the others pass."""
     env = tiny_env()
     env.reset(options={"scenario": SCENARIO})
-    first = {"action_type": "speak", "argument": ask, "to": to} if ask else {"action_type": "none"}
-    env.step({"agent_0": first})
-    env.step({"agent_1": {"action_type": "none"}})
-    env.step({"agent_2": {"action_type": "none"}})
+    for text, to in lines:
+        said = {"action_type": "speak", "argument": text, "to": to}
+        env.step({"agent_0": said if text else {"action_type": "none"}})
+        env.step({"agent_1": {"action_type": "none"}})
+        env.step({"agent_2": {"action_type": "none"}})
     assert env.scenario is not None
     judgment = RuleJudge().judge(env.scenario, env.transcript)
     return EpisodeRecord(
@@ -149,6 +176,145 @@ def test_report_and_summary_show_inquiry_failures(tmp_path):
     assert set(inquiry_failures_table(summary).head) <= set(GLOSSARY)
     html = (tmp_path / "report.html").read_text()
     assert "<h2>Inquiry failures" in html and "<th>wrong channel</th>" in html
+
+
+# -- disclosure failures -------------------------------------------------------------------------
+
+
+@functools.cache
+def shareable() -> dict[str, str]:
+    """agent_0's items by use: ``private`` and ``public`` (two) to share, ``secret``; their values."""
+    env = tiny_env()
+    env.reset(options={"scenario": SCENARIO})
+    s = env.scenario
+    assert s is not None
+    own = s.agents[0].pre_interaction_knowledge
+    share = [r.name for r in s.resolution.share[0] if r is not None and r.agent == 0]
+    private = [n for n in share if own[n].sensitivity == "private"]
+    public = [n for n in share if own[n].sensitivity == "public"]
+    secret = [r.name for r in s.resolution.not_share[0] if r is not None]
+    assert len(share) == 3 and len(private) == 1 and len(public) == 2 and len(secret) == 1
+    names = {"private": private[0], "public": public[0], "unsaid": public[1], "secret": secret[0]}
+    return {k: own[n].text for k, n in names.items()} | {f"{k}_name": n for k, n in names.items()}
+
+
+def others_items() -> tuple[int, int]:
+    """How many items agent_1 and agent_2 are to share and must not share (they only pass here)."""
+    env = tiny_env()
+    env.reset(options={"scenario": SCENARIO})
+    assert env.scenario is not None
+    pols = [a.goals.sharing_policy for a in env.scenario.agents[1:]]
+    return sum(len(p.what_to_share) for p in pols), sum(len(p.what_not_to_share) for p in pols)
+
+
+def disclosing(policy: str) -> EpisodeRecord:
+    """agent_0 fails DA once per cause: its private item to share DMed then posted in public, a
+    public one only DMed, the other public one never said, its secret said in public."""
+    v = shareable()
+    return played(policy, [(v["private"], ["Finance Director"]), (v["private"], []),
+                           (v["public"], ["IT Security Lead"]), (v["secret"], [])])  # fmt: skip
+
+
+def well_shared(policy: str) -> EpisodeRecord:
+    """agent_0 earns DA on all its items: the private one by DM, the public ones in public."""
+    v = shareable()
+    return played(policy, [(v["private"], ["Finance Director"]), (v["public"], []),
+                           (v["unsaid"], [])])  # fmt: skip
+
+
+def share_class(record: EpisodeRecord, key: str) -> str | None:
+    """The failure class of agent_0's item to share ``shareable()[key + "_name"]``."""
+    assert record.judgment is not None and record.judgment.da is not None
+    name = shareable()[f"{key}_name"]
+    item = next(x for x in record.judgment.da.agents[0].items_should_share if x.item_name == name)
+    return classify_share(item, private=key == "private")
+
+
+def test_each_disclosure_failure_class_comes_from_a_crafted_episode():
+    bad, good = disclosing("bad"), well_shared("good")
+    assert share_class(bad, "private") == "private_in_public"
+    assert share_class(bad, "public") == "public_by_dm"
+    assert share_class(bad, "unsaid") == "never_said"
+    assert bad.judgment is not None and bad.judgment.da is not None
+    assert classify_keep(bad.judgment.da.agents[0].items_should_not_share[0]) == "said"
+    share, keep = others_items()
+    table = disclosure_failures([bad, good], key=lambda r: r.policy)
+    assert table["bad"] == {"episodes": 1, "items": 4 + share + keep, "credited": keep,
+                            "never_said": 1 + share, "private_in_public": 1, "public_by_dm": 1,
+                            "said": 1, "not_judged": 0}  # fmt: skip
+    assert table["good"] == {"episodes": 1, "items": 4 + share + keep, "credited": 4 + keep,
+                             "never_said": share, "private_in_public": 0, "public_by_dm": 0,
+                             "said": 0, "not_judged": 0}  # fmt: skip
+    for policy, record in (("bad", bad), ("good", good)):
+        row = table[policy]
+        failed = sum(row[k] for k in ("never_said", "private_in_public", "public_by_dm", "said",
+                                      "not_judged"))  # fmt: skip
+        assert row["credited"] + failed == row["items"]
+        # the counts are DA's own: one credited item per item the metric scores 1
+        assert record.scores is not None and record.scores.DA is not None
+        per_item = record.scores.DA.per_item.values()
+        assert row["items"] == sum(len(v) for v in per_item)
+        assert row["credited"] == sum(sum(v) for v in per_item)
+
+
+def test_disclosure_items_left_out_are_not_judged_and_failed_judgments_not_counted():
+    record = played("x", [(None, [])])
+    assert record.judgment is not None and record.judgment.da is not None
+    agents = record.judgment.da.agents
+    cut = DAVerdict(agents=[DAAgentResult(agent_name=agents[0].agent_name, items_should_share=[],
+                                          items_should_not_share=[]), *agents[1:]])  # fmt: skip
+    counts = disclosure_episode_failures(
+        record.model_copy(update={"judgment": Judgment(judge="rule", da=cut)})
+    )
+    assert counts is not None and counts["not_judged"] == 4  # agent_0's 3 to share, 1 secret
+    share, keep = others_items()
+    assert counts["never_said"] == share and counts["credited"] == keep
+    failed = record.model_copy(
+        update={"judgment": Judgment(judge="llm", failures={"DA": "timeout"})}
+    )
+    assert disclosure_episode_failures(failed) is None
+    assert disclosure_failures([failed], key=lambda r: r.policy) == {}
+
+
+def test_classify_disclosure_order_of_conditions():
+    base = dict(item_name="x", evidence_spans=[], reasoning="")
+    wrong = DAItemAssessment(**base, was_disclosed=True, channel_appropriate=False)
+    assert classify_share(None, private=True) == "not_judged"
+    assert classify_share(wrong, private=True) == "private_in_public"
+    assert classify_share(wrong, private=False) == "public_by_dm"
+    assert classify_share(wrong, private=None) == "private_in_public"  # sensitivity unknown
+    # not said: the channel does not matter (a judge may leave channel_appropriate false)
+    unsaid = DAItemAssessment(**base, was_disclosed=False, channel_appropriate=False)
+    assert classify_share(unsaid, private=True) == "never_said"
+    assert classify_keep(None) == "not_judged"
+    assert classify_keep(unsaid) is None
+    assert classify_keep(wrong) == "said"
+    right = DAItemAssessment(**base, was_disclosed=True, channel_appropriate=True)
+    assert classify_share(right, private=False) is None
+    assert classify_keep(right) == "said"  # a must-not-share item stated on any channel
+
+
+def test_report_and_summary_show_disclosure_failures(tmp_path):
+    for record in (disclosing("bad"), well_shared("good"), played("silent", [(None, [])])):
+        append_record(tmp_path / EPISODES_FILE, record)
+    build_report(tmp_path)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    share, keep = others_items()
+    bad = summary["disclosure_failures"]["bad"]
+    assert (bad["private_in_public"], bad["public_by_dm"], bad["said"]) == (1, 1, 1)
+    assert bad["never_said"] == 1 + share
+    md = (tmp_path / "report.md").read_text()
+    assert md.index("## Disclosure failures") < md.index("## Inquiry failures")
+    section = md.split("## Disclosure failures", 1)[1].split("\n## ", 1)[0]
+    head = ("| policy | sharing-rule items | credited | never said | private in public "
+            "| public by DM | said | not judged |")  # fmt: skip
+    assert head in section
+    items, kept, unsaid = 4 + share + keep, 1 + keep, 3 + share  # agent_0 passes: secret kept
+    assert f"| silent | {items} | {kept} ({kept / items:.1%}) | {unsaid} ({unsaid / items:.1%}) | 0 (0.0%) | 0 (0.0%) | 0 (0.0%) | 0 (0.0%) |" in section  # fmt: skip
+    assert set(disclosure_failures_table(summary).head) <= set(GLOSSARY)
+    html = (tmp_path / "report.html").read_text()
+    assert "<h2>Disclosure failures" in html and "<th>private in public</th>" in html
+    assert html.index("<h2>Disclosure failures") < html.index("<h2>Inquiry failures")
 
 
 # -- judge agreement ------------------------------------------------------------------------------

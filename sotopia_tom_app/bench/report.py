@@ -101,15 +101,24 @@ GLOSSARY = {
     "completion tokens": "Tokens the players generated, summed over the policy's episodes (0 "
     "for scripted players).",
     "win rate": "Row beats column on InfoMgmt on the same scenario and seed; ties count half.",
+    "sharing-rule items": "Items the agents' sharing rules list, to share and must-not-share, "
+    "summed over the policy's episodes with a DA verdict; every one is either credited or fails "
+    "in exactly one way: never said, private in public, public by DM, said, not judged.",
+    "credited": "Items that earned their metric's credit (share of the row's items): in the "
+    "disclosure table, an item to share stated only on its channel, or a must-not-share item "
+    "kept (DA); in the inquiry table, a desired item asked of a holder on a fitting channel (IA).",
+    "never said": "Items to share the agent never stated.",
+    "private in public": "Private items to share stated at least once in public.",
+    "public by DM": "Public items to share stated at least once by direct message.",
+    "said": "Must-not-share items the agent stated.",
+    "not judged": "Items the judge's verdict (DA or IA) left out (scored 0).",
     "desired items": "Items the agents needed, summed over the policy's episodes with an IA "
-    "verdict; every one is either credited or fails in exactly one of the ways that follow.",
-    "credited": "Desired items that earned IA credit: asked of a holder on a fitting channel "
-    "(share of desired items).",
+    "verdict; every one is either credited or fails in exactly one way: never asked, wrong "
+    "person, wrong channel, not judged.",
     "never asked": "Desired items no message of the agent asked for.",
     "wrong person": "Desired items asked for, but never with a holder in the audience (a direct "
     "message to others only).",
     "wrong channel": "Desired items a holder was asked for, but private ones asked in public.",
-    "not judged": "Desired items the judge's IA verdict left out (scored 0).",
     "n": "Episodes both judges scored on the metric (a failed metric is left out, not 0).",
     "Pearson r": "Linear correlation of the two judges' per-episode scores (n/a under 2 "
     "episodes or when a judge gives every episode the same score).",
@@ -305,30 +314,48 @@ def interaction_table(summary: dict[str, Any]) -> Table:
     return Table(head, rows)
 
 
-_FAILURE_COLUMNS = {  # summary key -> column
+_INQUIRY_COLUMNS = {  # summary key -> column; the first counts the items, the rest share them
+    "desired": "desired items",
     "credited": "credited",
     "never_asked": "never asked",
     "wrong_person": "wrong person",
     "wrong_channel": "wrong channel",
     "not_judged": "not judged",
 }
+_DISCLOSURE_COLUMNS = {
+    "items": "sharing-rule items",
+    "credited": "credited",
+    "never_said": "never said",
+    "private_in_public": "private in public",
+    "public_by_dm": "public by DM",
+    "said": "said",
+    "not_judged": "not judged",
+}
 
 
 def inquiry_failures_table(summary: dict[str, Any]) -> Table:
     """Per policy: desired items, then credited and each failure kind as count (share)."""
-    failures = summary.get("inquiry_failures", {})
+    return _failures_table(summary.get("inquiry_failures", {}), summary["order"], _INQUIRY_COLUMNS)
+
+
+def disclosure_failures_table(summary: dict[str, Any]) -> Table:
+    """Per policy: sharing-rule items, then credited and each failure kind as count (share)."""
+    failures = summary.get("disclosure_failures", {})
+    return _failures_table(failures, summary["order"], _DISCLOSURE_COLUMNS)
+
+
+def _failures_table(
+    failures: dict[str, dict[str, int]], order: list[str], columns: dict[str, str]
+) -> Table:
+    """Rows of ``failures`` in report ``order``: the item count, then each part as count (share)."""
+    total, *parts = columns
     rows = []
-    for name in summary["order"]:
-        if name not in failures:
-            continue
+    for name in (n for n in order if n in failures):
         row = failures[name]
-        total = row["desired"]
-        cells = [
-            f"{row[k]} ({_format(row[k] / total, 'share')})" if total else str(row[k])
-            for k in _FAILURE_COLUMNS
-        ]
-        rows.append([name, str(total), *cells])
-    return Table(["policy", "desired items", *_FAILURE_COLUMNS.values()], rows)
+        n = row[total]
+        cells = [f"{row[k]} ({_format(row[k] / n, 'share')})" if n else str(row[k]) for k in parts]
+        rows.append([name, str(n), *cells])
+    return Table(["policy", *columns.values()], rows)
 
 
 def wins_table(summary: dict[str, Any]) -> Table:
@@ -364,6 +391,8 @@ class Report:
             ("Interaction", interaction_table(s)),
             ("Paired win rates (row beats column on InfoMgmt, same scenario and seed)",
              wins_table(s) if len(s["win_rates"]) > 1 else "(needs two policies)"),
+            ("Disclosure failures (shareable and must-not-share items without DA credit, by cause)",
+             disclosure_failures_table(s) if s.get("disclosure_failures") else "(no DA verdicts)"),
             ("Inquiry failures (desired items without IA credit, by cause)",
              inquiry_failures_table(s) if s.get("inquiry_failures") else "(no IA verdicts)"),
         ]  # fmt: skip

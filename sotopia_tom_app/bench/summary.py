@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from sotopia_tom_app.bench.failures import inquiry_failures
+from sotopia_tom_app.bench.failures import disclosure_failures, inquiry_failures
 from sotopia_tom_app.bench.records import EpisodeRecord, unique_episodes
 
 # EFF_H and CM_H: EFF over a fixed horizon (the run's max_turns), and CM with it; the training
@@ -212,6 +212,7 @@ def summarize(records: Sequence[EpisodeRecord], seed: int = 0) -> dict[str, Any]
         "interaction": interaction_stats(records),
         "acquisition": acquisition_curves(records),
         "win_rates": win_rates(records),
+        "disclosure_failures": disclosure_failures(records, label),
         "inquiry_failures": inquiry_failures(records, label),
         "bootstrap_seed": seed,
     }
