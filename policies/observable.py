@@ -68,7 +68,7 @@ class ObservablePlayer:
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
         """Forget the last episode (the brief is read from each observation)."""
-        self.heard = 0  # messages from others seen at its previous turn
+        self.heard = 0  # distinct messages from others seen at its previous turn
         self.sent = 0  # its own messages seen at its previous turn
         self.idle = 0  # its turns since it last spoke
         self.quiet = 0  # its turns in a row with nothing new from others
@@ -81,7 +81,9 @@ class ObservablePlayer:
         """What it does on this turn of its seat (call it on every turn of the seat, in order)."""
         view = read_seat(observation["text"])
         mine = [m for m in view.messages if m.sender == view.role]
-        heard = len(view.messages) - len(mine)
+        # A message repeated word for word tells it nothing new: count distinct ones, so that
+        # partners who keep restating (as a trained student does) do not keep it waiting.
+        heard = len({(m.sender, m.text) for m in view.messages if m.sender != view.role})
         self.quiet = 0 if heard > self.heard else self.quiet + 1
         self.idle = 0 if len(mine) > self.sent else self.idle + 1
         self.heard, self.sent = heard, len(mine)

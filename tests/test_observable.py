@@ -174,3 +174,25 @@ def test_it_takes_over_a_seat_where_another_player_left_it() -> None:
     fresh = ObservablePlayer("agent_0")  # never saw the opening being chosen
     fresh.reset(obs["agent_0"], infos["agent_0"])
     assert fresh.label(obs["agent_0"]).to  # goes on with the direct message, no repeat
+
+
+def test_partners_repeating_themselves_do_not_keep_it_waiting() -> None:
+    """Word-for-word repeats are nothing new: once its plan is sent it waits ``patience`` turns
+    and leaves, where a count of messages would have kept it waiting to the turn limit."""
+    s = GOLD[11]
+    me = "agent_0"
+    env = sotopia_tom_env.parallel_env(scenarios=[s], reward_fn=None, max_turns=30)
+    obs, infos = env.reset(options={"scenario": s})
+    player = ObservablePlayer(me)
+    player.reset(obs[me], infos[me])
+    mine: list[str] = []
+    while me in env.agents:
+        (agent,) = env.acting_agents()
+        if agent == me:
+            action = player.label(obs[me])
+            mine.append(action.action_type)
+        else:  # a partner restating the same message on every turn, as a looping student does
+            action = AgentAction.speak(f"{agent}'s update: nothing to add.")
+        obs, _, _, _, infos = env.step({agent: action})
+    assert mine[-1] == "leave"
+    assert mine.count("none") == player.patience - 1  # it counts the turn it leaves on
