@@ -14,6 +14,7 @@ from training.rollout import (
     finish,
     play_from,
     reward_functions,
+    teacher_reply,
     teacher_states,
 )
 from training.state import prompt_key
@@ -310,3 +311,61 @@ def test_a_groups_samples_are_played_on_with_common_random_numbers(silver, turns
         )
         == 4
     )
+
+
+def test_the_teacher_reply_at_a_state_is_what_it_did_there_in_its_own_episode(silver, turns):
+    """Its counters are rebuilt from the seat's earlier turns, waiting and leaving included."""
+    s = silver[1]
+    for state, action in turns[s.scenario_id]:
+        assert json.loads(teacher_reply(state, s, max_turns=40)) == action, state.step
+    assert {a["action_type"] for _, a in turns[s.scenario_id]} >= {"speak", "leave"}
+
+
+class WordTokenizer:
+    """A stand-in for the trainer's tokenizer: one id per word, and an EOS id."""
+
+    eos_token_id = 7
+
+    def __call__(self, text, add_special_tokens=False):
+        return {"input_ids": [100 + k for k, _ in enumerate(text.split())]}
+
+
+class LeakThenSilence(BatchLog):
+    """Samples ``leak`` for the group, then keeps the seat silent when it plays on."""
+
+    def __init__(self, leak):
+        super().__init__(['{"action_type": "none", "argument": "", "to": []}'])
+        self.leak = leak
+
+    def __call__(self, prompts, trainer, seeds=None):
+        out = super().__call__(prompts, trainer, seeds)
+        return (
+            [Sample(x.prompt_ids, x.completion_ids, None, self.leak) for x in out]
+            if len(self.sizes) == 1
+            else out
+        )
+
+
+def test_a_guided_group_holds_the_teachers_reply_and_scores_it_like_the_others(silver, turns):
+    s = silver[0]
+    state, action = _first_share(turns[s.scenario_id])
+    prompt = [{"role": "user", "content": state.prompt}]
+    leak = json.dumps({"action_type": "speak", "argument": _secret(s, state.seat), "to": []})
+    trainer = SimpleNamespace(processing_class=WordTokenizer(),
+                              state=SimpleNamespace(global_step=0))  # fmt: skip
+    student = LeakThenSilence(leak)
+    out = EnvRollout([state], silver, student, continuation="student", guided=True)(
+        [prompt] * 4, trainer
+    )
+    teacher = teacher_reply(state, s, max_turns=40)
+    assert json.loads(teacher) == action
+    # the first sample is the teacher's reply, ending in EOS, on the group's own prompt
+    assert out["completion_ids"][0] == [100 + k for k in range(len(teacher.split()))] + [7]
+    assert out["prompt_ids"][0] == out["prompt_ids"][1]
+    # played on by the student like the others (its later turns: silence) and scored alike
+    assert out["cpv"][0] == 0 < out["cpv"][1] and out["da"][0] > out["da"][1]
+    assert len(student.sizes) > 1
+    edge = out["env_reward"][0] - out["env_reward"][1]
+    assert edge >= 2.0 and out["teacher_edge"] == [pytest.approx(edge)] * 4
+    assert all(all(m) for m in out["env_mask"]) and out["logprobs"] is None
+    assert "teacher_edge_reward" in [f.__name__ for f in reward_functions(guided=True)[0]]

@@ -60,6 +60,14 @@ class GRPOScriptArguments(PromptArguments):
             "which says what the sample left out: on it GRPO learnt to ask and share nothing)."
         },
     )
+    guided: bool = field(
+        default=False,
+        metadata={
+            "help": "Replace the first sample of each group with the observable teacher's reply "
+            "at the state (off-policy guidance): a move the student never samples, such as "
+            "leaving once its plan is said, is tried and paid like its own samples."
+        },
+    )
     generator: str = field(
         default="server",
         metadata={
@@ -96,7 +104,7 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
     dataset = Dataset.from_list(
         [{"prompt": [{"role": "user", "content": s.prompt}]} for s in states]
     )
-    funcs, weights = reward_functions()
+    funcs, weights = reward_functions(script_args.guided)
     training_args.reward_weights = weights
     model, peft_config = start_from(model_args, training_args)
     out = Path(training_args.output_dir)
@@ -109,6 +117,7 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
             script_args.continuation,
             script_args.strategy,
             script_args.options,
+            script_args.guided,
         )
         trainer = GRPOTrainer(
             model=model,

@@ -24,6 +24,15 @@ copy the rollout
 4. and returns the seat's own reward from the env's training reward (``training_reward``),
    with its components.
 
+**Guided groups** (``guided=True``). A student that never samples a move never learns that it
+pays: the trained player never leaves, so no group can show that leaving once its plan is
+said beats restating it to the turn limit. With guidance the first sample of each group is
+replaced by the observable teacher's reply at that state (off-policy guidance, as in LUFFY,
+Yan et al. 2025), played on and paid like the others: where it earns more than the student's
+samples its advantage is positive and the student moves toward it, where it earns less, away.
+The student's own samples keep their policy-gradient role. Sampler logprobs are dropped for
+such a batch (the teacher's reply has none), so TRL applies no importance correction.
+
 Only the sampled reply's tokens are returned as ``completion_ids``, so no token of another
 agent or of the env ever carries gradient. A group whose samples all earned the same reward
 teaches nothing (its advantages are 0); its tokens are masked out of the loss (``env_mask``)
@@ -45,7 +54,7 @@ from policies.play import play_episode
 from rewards import JudgeReward, column_reward
 from scenarios import Scenario
 from sotopia_tom_env import parallel_env
-from training.data import seat_prompt, teacher_turns
+from training.data import reply_text, seat_prompt, teacher_turns
 from training.separation import assert_disjoint_from_gold
 from training.state import TurnState, prompt_key
 
@@ -126,6 +135,25 @@ def recorded_states(episodes: Path, scenarios: Sequence[Scenario], *, strategy: 
                 states.append(TurnState(s.scenario_id, agent, step, prompt, tuple(actions[:step])))
             obs, _, _, _, infos = env.step({agent: text})
     return states
+
+
+def teacher_reply(state: TurnState, scenario: Scenario, max_turns: int,
+                  options: Sequence[str] = ()) -> str:  # fmt: skip
+    """The observable teacher's reply at ``state``, written as a served player writes it.
+
+    It labels every earlier turn of the seat too, so its counters (turns since it spoke, turns
+    with nothing new) are what they would be had it watched the episode.
+    """
+    env = parallel_env(scenarios=[scenario], reward_fn=None, max_turns=max_turns)
+    obs, infos = env.reset(options={"scenario": scenario})
+    teacher = ObservablePlayer(state.seat)
+    teacher.reset(obs[state.seat], infos[state.seat])
+    for agent, text in state.history:
+        if agent == state.seat:
+            teacher.label(obs[agent])
+        obs, *_ = env.step({agent: text})
+    ids = {r: f"agent_{i}" for i, r in enumerate(scenario.roles)} if "compact" in options else None
+    return reply_text(teacher.label(obs[state.seat]), ids)
 
 
 def play_from(state: TurnState, scenario: Scenario, completion: str, max_turns: int = 40,
@@ -212,22 +240,31 @@ class EnvRollout:
         continuation: who plays the seat after the sample (:data:`CONTINUATIONS`); the
             student's later turns are sampled by ``generate`` in the prompt of
             ``strategy`` and ``options``, as the states' prompts were built.
+        guided: the first sample of each group is the observable teacher's reply (see the
+            module docstring).
     """
 
     def __init__(self, states: Sequence[TurnState], scenarios: Sequence[Scenario],
                  generate: Generator, max_turns: int = 40, continuation: str = "teacher",
-                 strategy: str = "basic", options: Sequence[str] = ()) -> None:  # fmt: skip
+                 strategy: str = "basic", options: Sequence[str] = (),
+                 guided: bool = False) -> None:  # fmt: skip
         if continuation not in CONTINUATIONS:
             raise ValueError(f"continuation must be one of {CONTINUATIONS}, got {continuation!r}")
         self.states = {st.key: st for st in states}
         self.scenarios = {s.scenario_id: s for s in scenarios}
         self.generate, self.max_turns = generate, max_turns
         self.continuation, self.strategy, self.options = continuation, strategy, tuple(options)
+        self.guided = guided
+        self.replies: dict[str, str] = {}  # the teacher's reply per turn state, once computed
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, list[Any]]:
         """Rollout output: ids and logprobs for TRL, plus the reward columns."""
         samples = self.generate(prompts, trainer)
         states = [self.states[prompt_key(p)] for p in prompts]
+        firsts = {st.key: k for k, st in reversed(list(enumerate(states)))}
+        guided = sorted(firsts.values()) if self.guided else []
+        for k in guided:
+            samples[k] = self._teacher_sample(states[k], samples[k], trainer)
         finished = asyncio.run(self._finish_all(states, [s.text for s in samples], trainer))
         out: dict[str, list[Any]] = {"prompt_ids": [], "completion_ids": [], "logprobs": []}
         for state, sample, (_, total, final) in zip(states, samples, finished, strict=True):
@@ -243,9 +280,20 @@ class EnvRollout:
         for key, sample in zip(out["state"], samples, strict=True):
             texts.setdefault(key, []).append(sample.text)
         out["distinct"] = [len(set(texts[k])) / len(texts[k]) for k in out["state"]]
-        if all(lp is None for lp in out["logprobs"]):
+        if self.guided:
+            out["teacher_edge"] = _teacher_edge(out["state"], out["env_reward"], set(guided))
+        if self.guided or all(lp is None for lp in out["logprobs"]):
             out["logprobs"] = None  # type: ignore[assignment]  # TRL skips the IS correction
         return out
+
+    def _teacher_sample(self, state: TurnState, sample: Sample, trainer: Any) -> Sample:
+        """The teacher's reply at ``state`` as a sample of the same prompt (ending in EOS)."""
+        if state.key not in self.replies:
+            scenario = self.scenarios[state.scenario_id]
+            self.replies[state.key] = teacher_reply(state, scenario, self.max_turns, self.options)
+        text, tok = self.replies[state.key], trainer.processing_class
+        ids = tok(text, add_special_tokens=False)["input_ids"] + [tok.eos_token_id]
+        return Sample(sample.prompt_ids, ids, None, text)
 
     async def _finish_all(self, states: list[TurnState], completions: list[str],
                           trainer: Any) -> list[tuple[Any, float, dict[str, Any]]]:  # fmt: skip
@@ -318,7 +366,20 @@ def _mask_tied_groups(states: list[str], rewards: list[float],
             for key, ids in zip(states, completions, strict=True)]  # fmt: skip
 
 
-def reward_functions() -> tuple[list[Callable[..., Any]], list[float]]:
-    """The env reward (weight 1) and each component (weight 0: logged per step, not optimised)."""
-    logged = (*COMPONENTS, *GROUP_COLUMNS)
+def _teacher_edge(states: list[str], rewards: list[float], teacher: set[int]) -> list[float]:
+    """Per row: its group's teacher reward minus the mean of the group's student samples."""
+    groups: dict[str, tuple[list[float], list[float]]] = {}
+    for k, (key, r) in enumerate(zip(states, rewards, strict=True)):
+        groups.setdefault(key, ([], []))[k not in teacher].append(r)
+    edge = {key: t[0] - sum(s) / len(s) if t and s else float("nan")
+            for key, (t, s) in groups.items()}  # fmt: skip
+    return [edge[key] for key in states]
+
+
+def reward_functions(guided: bool = False) -> tuple[list[Callable[..., Any]], list[float]]:
+    """The env reward (weight 1) and each component (weight 0: logged per step, not optimised).
+
+    With ``guided``, also how much the teacher's sample beat the student's (``teacher_edge``).
+    """
+    logged = (*COMPONENTS, *GROUP_COLUMNS, *(("teacher_edge",) if guided else ()))
     return [column_reward("env_reward"), *map(column_reward, logged)], [1.0] + [0.0] * len(logged)
