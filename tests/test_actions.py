@@ -227,11 +227,11 @@ SLOW_BEFORE = [
 
 @pytest.mark.parametrize("raw", SLOW_BEFORE, ids=[f"case{i}" for i in range(len(SLOW_BEFORE))])
 def test_hostile_text_is_parsed_quickly(raw):
-    t0 = time.perf_counter()
+    t0 = time.thread_time()  # CPU time: other processes' load does not stretch it
     action, error = parse_action(raw, "agent_0", ABC, 2000)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.thread_time() - t0
     assert action.action_type == "none" and error
-    assert elapsed < 1.0, f"{elapsed:.3f} s"  # about 5 ms; loose for a busy machine
+    assert elapsed < 1.0, f"{elapsed:.3f} s"  # about 5 ms
 
 
 def test_reply_cap_is_reported_and_scales_with_the_message_limit():
