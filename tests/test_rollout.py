@@ -6,6 +6,8 @@ from types import SimpleNamespace
 import pytest
 
 import scenarios
+from sotopia_tom_env import AgentAction
+from training.data import reply_text
 from training.rollout import (
     COMPONENTS,
     EnvRollout,
@@ -354,7 +356,7 @@ def test_a_guided_group_holds_the_teachers_reply_and_scores_it_like_the_others(s
     trainer = SimpleNamespace(processing_class=WordTokenizer(),
                               state=SimpleNamespace(global_step=0))  # fmt: skip
     student = LeakThenSilence(leak)
-    out = EnvRollout([state], silver, student, continuation="student", guided=True)(
+    out = EnvRollout([state], silver, student, continuation="student", guide="teacher")(
         [prompt] * 4, trainer
     )
     teacher = teacher_reply(state, s, max_turns=40)
@@ -366,6 +368,30 @@ def test_a_guided_group_holds_the_teachers_reply_and_scores_it_like_the_others(s
     assert out["cpv"][0] == 0 < out["cpv"][1] and out["da"][0] > out["da"][1]
     assert len(student.sizes) > 1
     edge = out["env_reward"][0] - out["env_reward"][1]
-    assert edge >= 2.0 and out["teacher_edge"] == [pytest.approx(edge)] * 4
+    assert edge >= 2.0 and out["guide_edge"] == [pytest.approx(edge)] * 4
     assert all(all(m) for m in out["env_mask"]) and out["logprobs"] is None
-    assert "teacher_edge_reward" in [f.__name__ for f in reward_functions(guided=True)[0]]
+    assert "guide_edge_reward" in [f.__name__ for f in reward_functions(guided=True)[0]]
+
+
+def test_a_leave_guide_ends_the_seat_and_is_paid_for_what_it_left_unsaid(silver, turns):
+    s = silver[0]
+    state, _ = _first_share(turns[s.scenario_id])
+    prompt = [{"role": "user", "content": state.prompt}]
+    trainer = SimpleNamespace(processing_class=WordTokenizer(),
+                              state=SimpleNamespace(global_step=0))  # fmt: skip
+    student = BatchLog([reply_text(AgentAction.none())])
+    out = EnvRollout([state], silver, student, continuation="student", guide="leave")(
+        [prompt] * 4, trainer
+    )
+    leave = reply_text(AgentAction.leave())
+    assert out["completion_ids"][0] == [100 + k for k in range(len(leave.split()))] + [7]
+    # the seat that left is never asked again: later batches hold the three others only
+    assert student.sizes[0] == 4 and set(student.sizes[1:]) == {3}
+    # leaving before its facts are said costs what silence costs, and is scored like it
+    assert out["da"][0] == pytest.approx(out["da"][1]) and out["cpv"][0] == 0
+    assert out["guide_edge"][0] == pytest.approx(out["env_reward"][0] - out["env_reward"][1])
+
+
+def test_an_unknown_guide_is_refused():
+    with pytest.raises(ValueError, match="guide must be one of"):
+        EnvRollout([], [], FakeGenerator([]), guide="oracle")

@@ -25,6 +25,7 @@ from training.arguments import PromptArguments, base_model, lora_rank, parse_con
 from training.card import write_card
 from training.rollout import (
     CONTINUATIONS,
+    GUIDES,
     EnvRollout,
     recorded_states,
     reward_functions,
@@ -60,12 +61,13 @@ class GRPOScriptArguments(PromptArguments):
             "which says what the sample left out: on it GRPO learnt to ask and share nothing)."
         },
     )
-    guided: bool = field(
-        default=False,
+    guide: str = field(
+        default="",
         metadata={
-            "help": "Replace the first sample of each group with the observable teacher's reply "
-            "at the state (off-policy guidance): a move the student never samples, such as "
-            "leaving once its plan is said, is tried and paid like its own samples."
+            "help": "Replace the first sample of each group (off-policy guidance) with the "
+            "observable teacher's reply at the state ('teacher') or a leave ('leave'), so a move "
+            "the student never samples, such as leaving once its plan is said, is tried and "
+            "paid like its own samples. Empty: the student's own samples only."
         },
     )
     generator: str = field(
@@ -86,6 +88,8 @@ class GRPOScriptArguments(PromptArguments):
             raise ValueError(
                 f"continuation must be one of {CONTINUATIONS}, got {self.continuation!r}"
             )
+        if self.guide not in ("", *GUIDES):
+            raise ValueError(f"guide must be one of {GUIDES} or empty, got {self.guide!r}")
         if self.generator not in ("server", "trl-vllm", "in-process"):
             raise ValueError(
                 f"generator must be 'server', 'trl-vllm' or 'in-process', got {self.generator!r}"
@@ -104,7 +108,7 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
     dataset = Dataset.from_list(
         [{"prompt": [{"role": "user", "content": s.prompt}]} for s in states]
     )
-    funcs, weights = reward_functions(script_args.guided)
+    funcs, weights = reward_functions(bool(script_args.guide))
     training_args.reward_weights = weights
     model, peft_config = start_from(model_args, training_args)
     out = Path(training_args.output_dir)
@@ -117,7 +121,7 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
             script_args.continuation,
             script_args.strategy,
             script_args.options,
-            script_args.guided,
+            script_args.guide,
         )
         trainer = GRPOTrainer(
             model=model,

@@ -24,12 +24,13 @@ copy the rollout
 4. and returns the seat's own reward from the env's training reward (``training_reward``),
    with its components.
 
-**Guided groups** (``guided=True``). A student that never samples a move never learns that it
+**Guided groups** (``guide``). A student that never samples a move never learns that it
 pays: the trained player never leaves, so no group can show that leaving once its plan is
-said beats restating it to the turn limit. With guidance the first sample of each group is
-replaced by the observable teacher's reply at that state (off-policy guidance, as in LUFFY,
-Yan et al. 2025), played on and paid like the others: where it earns more than the student's
-samples its advantage is positive and the student moves toward it, where it earns less, away.
+said beats restating it to the turn limit. With a guide the first sample of each group is
+replaced by another reply at that state (off-policy guidance, as in LUFFY, Yan et al. 2025):
+the observable teacher's (``"teacher"``) or a leave (``"leave"``), played on and paid like the
+others: where it earns more than the student's samples its advantage is positive and the
+student moves toward it, where it earns less, away.
 The student's own samples keep their policy-gradient role. Sampler logprobs are dropped for
 such a batch (the teacher's reply has none), so TRL applies no importance correction.
 
@@ -53,7 +54,7 @@ from policies import ObservablePlayer
 from policies.play import play_episode
 from rewards import JudgeReward, column_reward
 from scenarios import Scenario
-from sotopia_tom_env import parallel_env
+from sotopia_tom_env import AgentAction, parallel_env
 from training.data import reply_text, seat_prompt, teacher_turns
 from training.separation import assert_disjoint_from_gold
 from training.state import TurnState, prompt_key
@@ -228,6 +229,9 @@ def _columns(total: float, info: dict[str, Any]) -> dict[str, float]:
 CONTINUATIONS = ("teacher", "student")
 """Who plays the sampled seat after its sampled turn (the other seats: the teacher)."""
 
+GUIDES = ("teacher", "leave")
+"""What may stand in for the first sample of each group (``EnvRollout(guide=...)``)."""
+
 
 class EnvRollout:
     """TRL ``rollout_func``: sample the seat's turn, finish the episode, score it.
@@ -240,31 +244,34 @@ class EnvRollout:
         continuation: who plays the seat after the sample (:data:`CONTINUATIONS`); the
             student's later turns are sampled by ``generate`` in the prompt of
             ``strategy`` and ``options``, as the states' prompts were built.
-        guided: the first sample of each group is the observable teacher's reply (see the
+        guide: the first sample of each group is the observable teacher's reply
+            (``"teacher"``) or a leave (``"leave"``), or the student's own (``""``; see the
             module docstring).
     """
 
     def __init__(self, states: Sequence[TurnState], scenarios: Sequence[Scenario],
                  generate: Generator, max_turns: int = 40, continuation: str = "teacher",
                  strategy: str = "basic", options: Sequence[str] = (),
-                 guided: bool = False) -> None:  # fmt: skip
+                 guide: str = "") -> None:  # fmt: skip
         if continuation not in CONTINUATIONS:
             raise ValueError(f"continuation must be one of {CONTINUATIONS}, got {continuation!r}")
+        if guide not in ("", *GUIDES):
+            raise ValueError(f"guide must be one of {GUIDES} or empty, got {guide!r}")
         self.states = {st.key: st for st in states}
         self.scenarios = {s.scenario_id: s for s in scenarios}
         self.generate, self.max_turns = generate, max_turns
         self.continuation, self.strategy, self.options = continuation, strategy, tuple(options)
-        self.guided = guided
-        self.replies: dict[str, str] = {}  # the teacher's reply per turn state, once computed
+        self.guide = guide
+        self.replies: dict[str, str] = {}  # the guide's reply per turn state, once computed
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, list[Any]]:
         """Rollout output: ids and logprobs for TRL, plus the reward columns."""
         samples = self.generate(prompts, trainer)
         states = [self.states[prompt_key(p)] for p in prompts]
         firsts = {st.key: k for k, st in reversed(list(enumerate(states)))}
-        guided = sorted(firsts.values()) if self.guided else []
+        guided = sorted(firsts.values()) if self.guide else []
         for k in guided:
-            samples[k] = self._teacher_sample(states[k], samples[k], trainer)
+            samples[k] = self._guide_sample(states[k], samples[k], trainer)
         finished = asyncio.run(self._finish_all(states, [s.text for s in samples], trainer))
         out: dict[str, list[Any]] = {"prompt_ids": [], "completion_ids": [], "logprobs": []}
         for state, sample, (_, total, final) in zip(states, samples, finished, strict=True):
@@ -280,17 +287,21 @@ class EnvRollout:
         for key, sample in zip(out["state"], samples, strict=True):
             texts.setdefault(key, []).append(sample.text)
         out["distinct"] = [len(set(texts[k])) / len(texts[k]) for k in out["state"]]
-        if self.guided:
-            out["teacher_edge"] = _teacher_edge(out["state"], out["env_reward"], set(guided))
-        if self.guided or all(lp is None for lp in out["logprobs"]):
+        if self.guide:
+            out["guide_edge"] = _guide_edge(out["state"], out["env_reward"], set(guided))
+        if self.guide or all(lp is None for lp in out["logprobs"]):
             out["logprobs"] = None  # type: ignore[assignment]  # TRL skips the IS correction
         return out
 
-    def _teacher_sample(self, state: TurnState, sample: Sample, trainer: Any) -> Sample:
-        """The teacher's reply at ``state`` as a sample of the same prompt (ending in EOS)."""
+    def _guide_sample(self, state: TurnState, sample: Sample, trainer: Any) -> Sample:
+        """The guide's reply at ``state`` as a sample of the same prompt (ending in EOS)."""
         if state.key not in self.replies:
             scenario = self.scenarios[state.scenario_id]
-            self.replies[state.key] = teacher_reply(state, scenario, self.max_turns, self.options)
+            self.replies[state.key] = (
+                teacher_reply(state, scenario, self.max_turns, self.options)
+                if self.guide == "teacher"
+                else reply_text(AgentAction.leave())
+            )
         text, tok = self.replies[state.key], trainer.processing_class
         ids = tok(text, add_special_tokens=False)["input_ids"] + [tok.eos_token_id]
         return Sample(sample.prompt_ids, ids, None, text)
@@ -366,11 +377,11 @@ def _mask_tied_groups(states: list[str], rewards: list[float],
             for key, ids in zip(states, completions, strict=True)]  # fmt: skip
 
 
-def _teacher_edge(states: list[str], rewards: list[float], teacher: set[int]) -> list[float]:
-    """Per row: its group's teacher reward minus the mean of the group's student samples."""
+def _guide_edge(states: list[str], rewards: list[float], guide: set[int]) -> list[float]:
+    """Per row: its group's guide reward minus the mean of the group's student samples."""
     groups: dict[str, tuple[list[float], list[float]]] = {}
     for k, (key, r) in enumerate(zip(states, rewards, strict=True)):
-        groups.setdefault(key, ([], []))[k not in teacher].append(r)
+        groups.setdefault(key, ([], []))[k not in guide].append(r)
     edge = {key: t[0] - sum(s) / len(s) if t and s else float("nan")
             for key, (t, s) in groups.items()}  # fmt: skip
     return [edge[key] for key in states]
@@ -379,7 +390,7 @@ def _teacher_edge(states: list[str], rewards: list[float], teacher: set[int]) ->
 def reward_functions(guided: bool = False) -> tuple[list[Callable[..., Any]], list[float]]:
     """The env reward (weight 1) and each component (weight 0: logged per step, not optimised).
 
-    With ``guided``, also how much the teacher's sample beat the student's (``teacher_edge``).
+    With ``guided``, also how much the guide's sample beat the student's (``guide_edge``).
     """
-    logged = (*COMPONENTS, *GROUP_COLUMNS, *(("teacher_edge",) if guided else ()))
+    logged = (*COMPONENTS, *GROUP_COLUMNS, *(("guide_edge",) if guided else ()))
     return [column_reward("env_reward"), *map(column_reward, logged)], [1.0] + [0.0] * len(logged)
