@@ -32,7 +32,7 @@ the observable teacher's (``"teacher"``) or a leave (``"leave"``), played on and
 others: where it earns more than the student's samples its advantage is positive and the
 student moves toward it, where it earns less, away.
 The student's own samples keep their policy-gradient role. Sampler logprobs are dropped for
-such a batch (the teacher's reply has none), so TRL applies no importance correction.
+such a batch (the guide's reply has none), so TRL applies no importance correction.
 
 Only the sampled reply's tokens are returned as ``completion_ids``, so no token of another
 agent or of the env ever carries gradient. A group whose samples all earned the same reward
