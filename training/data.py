@@ -153,13 +153,18 @@ def reply_text(action: AgentAction, ids: dict[str, str] | None = None) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+def layout_reply(action: AgentAction, roles: Sequence[str], options: Sequence[str] = ()) -> str:
+    """:func:`reply_text` in the prompt's layout: recipients by agent id in the compact one."""
+    ids = {r: f"agent_{i}" for i, r in enumerate(roles)} if "compact" in options else None
+    return reply_text(action, ids)
+
+
 def example(turn: TurnState, action: AgentAction, roles: Sequence[str],
             options: Sequence[str] = ()) -> dict[str, Any]:  # fmt: skip
     """One training row: the turn's prompt and the action as the reply, in the prompt's layout."""
-    ids = {r: f"agent_{i}" for i, r in enumerate(roles)} if "compact" in options else None
     return {
         "prompt": [{"role": "user", "content": turn.prompt}],
-        "completion": [{"role": "assistant", "content": reply_text(action, ids)}],
+        "completion": [{"role": "assistant", "content": layout_reply(action, roles, options)}],
         "scenario_id": turn.scenario_id,
         "agent": turn.seat,
         "step": turn.step,

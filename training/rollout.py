@@ -55,7 +55,7 @@ from policies.play import play_episode
 from rewards import JudgeReward, column_reward
 from scenarios import Scenario
 from sotopia_tom_env import AgentAction, parallel_env
-from training.data import reply_text, seat_prompt, teacher_turns
+from training.data import layout_reply, reply_text, seat_prompt, teacher_turns
 from training.separation import assert_disjoint_from_gold
 from training.state import TurnState, prompt_key
 
@@ -153,8 +153,7 @@ def teacher_reply(state: TurnState, scenario: Scenario, max_turns: int,
         if agent == state.seat:
             teacher.label(obs[agent])
         obs, *_ = env.step({agent: text})
-    ids = {r: f"agent_{i}" for i, r in enumerate(scenario.roles)} if "compact" in options else None
-    return reply_text(teacher.label(obs[state.seat]), ids)
+    return layout_reply(teacher.label(obs[state.seat]), scenario.roles, options)
 
 
 def play_from(state: TurnState, scenario: Scenario, completion: str, max_turns: int = 40,
