@@ -6,6 +6,7 @@ import pytest
 
 trl = pytest.importorskip("trl")
 
+from training.best_of import BestOfArguments  # noqa: E402
 from training.dagger import DaggerArguments  # noqa: E402
 from training.grpo import GRPOScriptArguments  # noqa: E402
 from training.pipeline import is_pipeline, stages  # noqa: E402
@@ -13,8 +14,9 @@ from training.sft import SFTScriptArguments  # noqa: E402
 
 ALL = sorted((Path(__file__).parent.parent / "training" / "configs").glob("*.yaml"))
 PIPELINES = [p for p in ALL if is_pipeline(p)]
-DAGGER = [p for p in ALL if p.stem.startswith("dagger-")]
-CONFIGS = [p for p in ALL if p not in PIPELINES and p not in DAGGER]
+PLAYERS = {"dagger-": DaggerArguments, "best-of-": BestOfArguments}  # stages that play episodes
+PLAYING = [p for p in ALL if p.stem.startswith(tuple(PLAYERS))]
+CONFIGS = [p for p in ALL if p not in PIPELINES and p not in PLAYING]
 # GPU configs ask for bf16, which the trainer refuses on a machine without a GPU.
 ON_CPU = ["--bf16", "false", "--use_cpu", "true"]
 
@@ -54,7 +56,7 @@ def test_each_pipeline_stage_reads_what_the_one_before_wrote(path):
     written: list[str] = []
     for kind, config in stages(path):
         data = yaml.safe_load(config.read_text())
-        if kind == "dagger":
+        if kind in ("dagger", "best_of"):
             assert data["player"] in written, f"{config}: plays {data['player']}, not trained yet"
             written.append(data["out"])
             continue
@@ -65,11 +67,12 @@ def test_each_pipeline_stage_reads_what_the_one_before_wrote(path):
         written.append(data["output_dir"])
 
 
-@pytest.mark.parametrize("path", DAGGER, ids=[p.stem for p in DAGGER])
-def test_dagger_config_parses(path):
+@pytest.mark.parametrize("path", PLAYING, ids=[p.stem for p in PLAYING])
+def test_playing_stage_config_parses(path):
     import yaml
 
-    args = DaggerArguments(**yaml.safe_load(path.read_text()))
+    (kind,) = [k for prefix, k in PLAYERS.items() if path.stem.startswith(prefix)]
+    args = kind(**yaml.safe_load(path.read_text()))
     assert args.out.startswith("runs/train/") and args.every >= 1
 
 

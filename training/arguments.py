@@ -1,17 +1,22 @@
-"""What the SFT and GRPO stages share: the scenarios and the prompt, then the model to start from.
+"""What the stages share: the scenarios and the prompt, the model to start from, the configs.
 
-A stage's YAML config holds three parts, each parsed by its own dataclass: the stage's script
-arguments (a subclass of :class:`PromptArguments`), the trainer's (TRL's ``SFTConfig`` or
+A training stage's YAML config holds three parts, each parsed by its own dataclass: the stage's
+script arguments (a subclass of :class:`PromptArguments`), the trainer's (TRL's ``SFTConfig`` or
 ``GRPOConfig``) and the model's (TRL's :class:`trl.ModelConfig`: ``model_name_or_path``,
 ``use_peft``, ``lora_r``, ``lora_alpha``, ``lora_dropout``, ``lora_target_modules``, ``dtype``).
+A stage that only plays (DAgger, self-imitation) has one dataclass: :func:`play_arguments`.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import yaml
 
 from policies.trained import TrainedSpec
 from sotopia_tom_env.llm.models import resolve_model
@@ -25,7 +30,8 @@ class PromptArguments:
         default="silver", metadata={"help": "Training scenarios: 'silver' or a file of your own."}
     )
     limit: int | None = field(
-        default=None, metadata={"help": "Use only the first N scenarios (for smoke runs)."}
+        default=None,
+        metadata={"help": "Use only the first N scenarios (0: none, to train on extra_data only)."},
     )
     strategy: str = field(
         default="basic", metadata={"help": "Prompted strategy whose prompt is used."}
@@ -36,8 +42,33 @@ class PromptArguments:
     )
 
     def __post_init__(self) -> None:
-        if self.limit is not None and self.limit < 1:
-            raise ValueError(f"limit must be at least 1, got {self.limit}")
+        if self.limit is not None and self.limit < 0:
+            raise ValueError(f"limit must be at least 0, got {self.limit}")
+
+
+T = TypeVar("T")
+
+
+def play_arguments(kind: type[T], argv: Sequence[str] | None, description: str) -> T:
+    """A playing stage's arguments: ``--config FILE`` (a YAML of the fields) or the fields as options."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--config", type=Path, help="a YAML file of the fields below")
+    for f in fields(kind):  # type: ignore[arg-type]
+        default = None if f.default is MISSING else f.default
+        parser.add_argument(
+            f"--{f.name.replace('_', '-')}",
+            type=type(default) if default is not None else str,
+            default=default,
+        )
+    args = parser.parse_args(argv)
+    if args.config:
+        return read_play_config(kind, args.config)
+    return kind(**{f.name: getattr(args, f.name) for f in fields(kind)})  # type: ignore[arg-type]
+
+
+def read_play_config(kind: type[T], path: str | Path) -> T:
+    """A playing stage's arguments from its YAML config."""
+    return kind(**yaml.safe_load(Path(path).read_text()))
 
 
 def parse_config(path: str | Path, script: type, trainer: type) -> tuple[Any, Any, Any]:

@@ -23,22 +23,20 @@ fallback turns were the endpoint's, not the student's, so the resumed run plays 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 from collections.abc import Sequence
 from contextlib import contextmanager
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 import scenarios
 from policies import ObservablePlayer, PromptedPolicy, play_episode, play_many
 from policies.trained import TrainedSpec, merged_model
 from scenarios import Scenario
 from sotopia_tom_env import AgentAction, parallel_env
+from training.arguments import play_arguments, read_play_config
 from training.data import example, seat_prompt
 from training.separation import assert_disjoint_from_gold
 from training.state import TurnState
@@ -61,6 +59,7 @@ class Shadowed:
         self.strategy, self.options, self.roles = strategy, tuple(options), list(roles)
         self.turns: list[tuple[int, str, AgentAction]] = []  # (step, prompt, teacher's action)
         self.played = played
+        self.fallbacks: set[int] = set()  # steps where no reply was valid and the player fell back
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
         """Reset both the student and its shadow."""
@@ -73,6 +72,8 @@ class Shadowed:
         prompt = seat_prompt(self.strategy, text, role, self.roles, self.options)
         self.turns.append((info["step"], prompt, self.teacher.label(observation)))
         action = await self.student.act(observation, info)
+        if not isinstance(action, str):  # a prompted player returns the model's own words as text
+            self.fallbacks.add(info["step"])
         self.played[info["step"]] = (self.agent, _as_text(action))
         return action
 
@@ -109,6 +110,7 @@ async def play_shadowed(s: Scenario, client: Any, strategy: str, options: Sequen
         {
             **example(TurnState(s.scenario_id, a, step, prompt), label, s.roles, options),
             "student": played.get(step, (a, ""))[1],
+            "own": step not in p.fallbacks,  # the student's reply, not its player's fallback
         }
         for a, p in players.items()
         for step, prompt, label in p.turns
@@ -204,25 +206,12 @@ def run(args: DaggerArguments) -> Path:
 
 def run_config(path: str | Path) -> Path:
     """Run the DAgger round a YAML config describes (see :class:`DaggerArguments`)."""
-    return run(DaggerArguments(**yaml.safe_load(Path(path).read_text())))
+    return run(read_play_config(DaggerArguments, path))
 
 
 def main(argv: Sequence[str] | None = None) -> Path:
     """Command line: ``python -m training.dagger --config FILE`` or the fields as options."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--config", type=Path, help="a YAML file of the fields below")
-    for f in fields(DaggerArguments):
-        default = None if f.default is MISSING else f.default
-        parser.add_argument(
-            f"--{f.name.replace('_', '-')}",
-            type=type(default) if default is not None else str,
-            default=default,
-        )
-    args = parser.parse_args(argv)
-    if args.config:
-        return run_config(args.config)
-    values = {f.name: getattr(args, f.name) for f in fields(DaggerArguments)}
-    return run(DaggerArguments(**values))
+    return run(play_arguments(DaggerArguments, argv, __doc__.split("\n")[0]))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-KINDS = ("sft", "dagger", "grpo")
+KINDS = ("sft", "dagger", "best_of", "grpo")
 
 
 def stages(path: str | Path) -> list[tuple[str, Path]]:
@@ -93,10 +93,21 @@ def _dagger(config: Path) -> Path:
     return run_config(config)
 
 
+def _best_of(config: Path) -> Path:
+    from training.best_of import run_config
+
+    return run_config(config)
+
+
 def _grpo(config: Path) -> Path:
     from training.grpo import run_config
 
     return run_config(config)
 
 
-RUNNERS: dict[str, Callable[[Path], Path]] = {"sft": _sft, "dagger": _dagger, "grpo": _grpo}
+RUNNERS: dict[str, Callable[[Path], Path]] = {
+    "sft": _sft,
+    "dagger": _dagger,
+    "best_of": _best_of,
+    "grpo": _grpo,
+}
