@@ -89,10 +89,12 @@ def above_mean(returns: Sequence[float], margin: float = 0.0) -> list[int]:
     return [k for k, r in enumerate(returns) if r > mean + margin]
 
 
-def own_reply(text: str, agent: str, s: Scenario, options: Sequence[str]) -> AgentAction | None:
+MAX_CHARS = EnvConfig.model_fields["max_message_chars"].default  # as the env played them
+
+
+def own_reply(text: str, agent: str, s: Scenario, roster: Roster) -> AgentAction | None:
     """The student's recorded reply as an action, or ``None`` if the env rejected it."""
-    limit = EnvConfig.model_fields["max_message_chars"].default  # as the env played it
-    parsed, error = parse_action(text, agent, Roster(s.roles), limit)
+    parsed, error = parse_action(text, agent, roster, MAX_CHARS)
     if error is not None:
         return None
     to = [s.roles[int(r.rsplit("_", 1)[1])] for r in parsed.recipients]
@@ -113,6 +115,7 @@ def select(rounds: Sequence[Path], chosen: Sequence[Scenario], *, max_turns: int
         if any(sid not in rec for rec in records):
             continue  # a round that misses the scenario gives no baseline
         returns = [seat_returns(rec[sid], s, max_turns) for rec in records]
+        roster = Roster(s.roles)
         for agent in returns[0]:
             seats += 1
             seat = [r[agent] for r in returns]
@@ -124,7 +127,7 @@ def select(rounds: Sequence[Path], chosen: Sequence[Scenario], *, max_turns: int
                 for row in rows_of[k].get((sid, agent), []):
                     if not row.get("own", True):  # its player's fallback, not the student's reply
                         continue
-                    action = own_reply(row["student"], agent, s, options)
+                    action = own_reply(row["student"], agent, s, roster)
                     if action is not None:
                         out.append(_example(row, action, s, options))
     summary = {
@@ -177,11 +180,8 @@ def run(args: BestOfArguments) -> Path:
     """Play the rounds not played yet, select, write ``OUT/data.jsonl``; the folder."""
     out = Path(args.out)
     rounds = [out / f"round-{k}" for k in range(args.rounds)]
-    play = {
-        k: v
-        for k, v in asdict(args).items()
-        if k in {f.name for f in fields(dagger.DaggerArguments)}
-    }
+    shared = {f.name for f in fields(dagger.DaggerArguments)}  # how each round is played
+    play = {k: v for k, v in asdict(args).items() if k in shared}
     for folder in rounds:
         dagger.run(dagger.DaggerArguments(**{**play, "out": str(folder)}))
     chosen = scenarios.load(args.scenarios)[args.offset :: args.every]
