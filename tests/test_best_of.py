@@ -70,8 +70,9 @@ def test_malformed_replies_are_never_examples(tmp_path, monkeypatch):
     assert summary["seat_rounds_kept"] > 0 and summary["examples"] == 0
 
 
-def test_replayed_returns_are_the_returns_of_the_episode_as_played():
-    s = scenarios.load("silver")[3]
+def teacher_record(s, max_turns, reward_fn=None):
+    """An episode of ``s`` played by the observable teacher, recorded as DAgger records one,
+    and the episode's result."""
     played: list[tuple[str, str]] = []
 
     class Recording(ObservablePlayer):
@@ -80,9 +81,14 @@ def test_replayed_returns_are_the_returns_of_the_episode_as_played():
             played.append((self.agent, AgentAction.model_validate(action).model_dump_json()))
             return action
 
-    env = parallel_env(scenarios=[s], reward_fn=training_reward(12), max_turns=12)
+    env = parallel_env(scenarios=[s], reward_fn=reward_fn, max_turns=max_turns)
     live = asyncio.run(play_episode(env, lambda a, _: Recording(a), scenario=s))
-    record = {"scenario_id": s.scenario_id, "actions": played}
+    return {"scenario_id": s.scenario_id, "actions": played}, live
+
+
+def test_replayed_returns_are_the_returns_of_the_episode_as_played():
+    s = scenarios.load("silver")[3]
+    record, live = teacher_record(s, 12, training_reward(12))
     replayed = best_of.seat_returns(record, s, 12)
     assert replayed == pytest.approx({a: live.returns.get(a, 0.0) for a in replayed})
     assert any(r != 0 for r in replayed.values())

@@ -7,6 +7,7 @@ import pytest
 trl = pytest.importorskip("trl")
 
 from training.best_of import BestOfArguments  # noqa: E402
+from training.best_reply import BestReplyArguments  # noqa: E402
 from training.dagger import DaggerArguments  # noqa: E402
 from training.grpo import GRPOScriptArguments  # noqa: E402
 from training.pipeline import is_pipeline, stages  # noqa: E402
@@ -14,7 +15,11 @@ from training.sft import SFTScriptArguments  # noqa: E402
 
 ALL = sorted((Path(__file__).parent.parent / "training" / "configs").glob("*.yaml"))
 PIPELINES = [p for p in ALL if is_pipeline(p)]
-PLAYERS = {"dagger-": DaggerArguments, "best-of-": BestOfArguments}  # stages that play episodes
+PLAYERS = {
+    "dagger-": DaggerArguments,
+    "best-of-": BestOfArguments,
+    "best-reply-": BestReplyArguments,
+}  # stages that play episodes
 PLAYING = [p for p in ALL if p.stem.startswith(tuple(PLAYERS))]
 CONFIGS = [p for p in ALL if p not in PIPELINES and p not in PLAYING]
 # GPU configs ask for bf16, which the trainer refuses on a machine without a GPU.
@@ -56,7 +61,7 @@ def test_each_pipeline_stage_reads_what_the_one_before_wrote(path):
     written: list[str] = []
     for kind, config in stages(path):
         data = yaml.safe_load(config.read_text())
-        if kind in ("dagger", "best_of"):
+        if kind in ("dagger", "best_of", "best_reply"):
             assert data["player"] in written, f"{config}: plays {data['player']}, not trained yet"
             written.append(data["out"])
             continue

@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-KINDS = ("sft", "dagger", "best_of", "grpo")
+KINDS = ("sft", "dagger", "best_of", "best_reply", "grpo")
 
 
 def stages(path: str | Path) -> list[tuple[str, Path]]:
@@ -99,6 +99,12 @@ def _best_of(config: Path) -> Path:
     return run_config(config)
 
 
+def _best_reply(config: Path) -> Path:
+    from training.best_reply import run_config
+
+    return run_config(config)
+
+
 def _grpo(config: Path) -> Path:
     from training.grpo import run_config
 
@@ -109,5 +115,6 @@ RUNNERS: dict[str, Callable[[Path], Path]] = {
     "sft": _sft,
     "dagger": _dagger,
     "best_of": _best_of,
+    "best_reply": _best_reply,
     "grpo": _grpo,
 }

@@ -121,21 +121,37 @@ def recorded_states(episodes: Path, scenarios: Sequence[Scenario], *, strategy: 
     for line in Path(episodes).read_text().splitlines():
         record = json.loads(line)
         s = by_id.get(record["scenario_id"])
-        if s is None:
-            continue
-        actions = [tuple(a) for a in record["actions"]]
-        env = parallel_env(scenarios=[s], reward_fn=None, max_turns=max_turns)
-        obs, infos = env.reset(options={"scenario": s})
-        for step, (agent, text) in enumerate(actions):
-            if not env.agents or env.acting_agents() != [agent]:
-                break  # the record does not fit this env (another scenario text or settings)
-            if step % every == 0:
-                prompt = seat_prompt(
-                    strategy, obs[agent]["text"], infos[agent]["role"], s.roles, options
-                )
-                states.append(TurnState(s.scenario_id, agent, step, prompt, tuple(actions[:step])))
-            obs, _, _, _, infos = env.step({agent: text})
+        if s is not None:
+            seen, _ = replay(record, s, max_turns, strategy, options)
+            states += [x.state for x in seen[::every]]
     return states
+
+
+@dataclass
+class Seen:
+    """A turn state of a recorded episode, with what its seat saw there."""
+
+    state: TurnState
+    observation: dict[str, Any]
+    info: dict[str, Any]
+
+
+def replay(record: dict[str, Any], s: Scenario, max_turns: int, strategy: str = "basic",
+           options: Sequence[str] = ()) -> tuple[list[Seen], dict[str, tuple[Any, Any]]]:  # fmt: skip
+    """Every acting turn of a recorded episode, and each seat's reset observation and info."""
+    actions = [tuple(a) for a in record["actions"]]
+    env = parallel_env(scenarios=[s], reward_fn=None, max_turns=max_turns)
+    obs, infos = env.reset(options={"scenario": s})
+    start = {a: (obs[a], infos[a]) for a in obs}
+    seen = []
+    for step, (agent, text) in enumerate(actions):
+        if not env.agents or env.acting_agents() != [agent]:
+            break  # the record does not fit this env (another scenario text or settings)
+        prompt = seat_prompt(strategy, obs[agent]["text"], infos[agent]["role"], s.roles, options)
+        state = TurnState(s.scenario_id, agent, step, prompt, tuple(actions[:step]))
+        seen.append(Seen(state, obs[agent], infos[agent]))
+        obs, _, _, _, infos = env.step({agent: text})
+    return seen, start
 
 
 def teacher_reply(state: TurnState, scenario: Scenario, max_turns: int,
