@@ -56,7 +56,7 @@ train: setup
 # Every stage of the cpu-small pipeline, the base model's prompted strategies and the scripted
 # players on all 160 Gold scenarios (30 steps, rule judge), then the paired differences between
 # consecutive stages. Resumable: rerun to finish; naming more policies plays only the new ones.
-STAGES := trained:runs/train/sft-cpu-small,trained:runs/train/sft-dagger-cpu-small,trained:runs/train/sft-dagger2-cpu-small,trained:runs/train/cpu-small
+STAGES := trained:runs/train/sft-cpu-small,trained:runs/train/sft-dagger-cpu-small,trained:runs/train/sft-dagger2-cpu-small,trained:runs/train/sft-best-reply-cpu-small,trained:runs/train/sft-best-reply-2-cpu-small
 evaluate: setup
 	$(BIN)/sotopia-tom bench --scenarios gold --max-turns 30 --out runs/gold160 \
 	  --policies $(STAGES),basic,cot,tom,tom_coach,tom_belief,self_focused,observable,ideal,random

@@ -17,6 +17,7 @@ ALL = sorted((Path(__file__).parent.parent / "training" / "configs").glob("*.yam
 PIPELINES = [p for p in ALL if is_pipeline(p)]
 PLAYERS = {
     "dagger-": DaggerArguments,
+    "selfplay-": DaggerArguments,  # a DAgger round whose episodes, not labels, are used
     "best-of-": BestOfArguments,
     "best-reply-": BestReplyArguments,
 }  # stages that play episodes

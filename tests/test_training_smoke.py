@@ -1,7 +1,8 @@
 """The ``cpu-smoke`` training pipeline end to end (slow): SFT on the teacher (continuing the
-shipped adapter), a DAgger round through the local vLLM server, SFT on its labels, two GRPO steps
-on the student's own states, then the saved adapter plays a bench episode as ``trained:PATH``
-through the local vLLM server.
+shipped adapter), a DAgger round through the local vLLM server, SFT on its labels, a best-of-K
+round at the student's own states and SFT on its choice, two GRPO steps on the student's own
+states, then the saved adapter plays a bench episode as ``trained:PATH`` through the local vLLM
+server.
 
 Sizes are the configs' (two optimiser steps a stage, one group of four GRPO samples a step), so
 the whole file takes a few minutes on two idle cores.
@@ -50,7 +51,7 @@ def trained(tmp_path_factory):
 def test_every_stage_wrote_its_output_and_card(trained):
     tmp, out = trained
     assert out == tmp / "cpu-smoke"
-    for stage in ("sft-cpu-smoke", "sft-dagger-cpu-smoke", "cpu-smoke"):
+    for stage in ("sft-cpu-smoke", "sft-dagger-cpu-smoke", "sft-best-reply-cpu-smoke", "cpu-smoke"):
         card = json.loads((tmp / stage / "sotopia_tom.json").read_text())
         assert card["options"] == ["compact"] and card["strategy"] == "basic"
     rows = [
@@ -61,6 +62,16 @@ def test_every_stage_wrote_its_output_and_card(trained):
     # each row: the student's own prompt, the teacher's reply in the compact layout's ids
     assert all("Say in public:" in r["prompt"][0]["content"] or "Never say:" in r["prompt"][0]["content"]
                for r in rows)  # fmt: skip
+
+
+def test_best_reply_sampled_every_second_turn_of_the_round(trained):
+    tmp, _ = trained
+    selection = json.loads((tmp / "best-reply-cpu-smoke" / "selection.json").read_text())
+    lines = (tmp / "dagger-cpu-smoke" / "episodes.jsonl").read_text().splitlines()
+    turns = [len(json.loads(x)["actions"]) for x in lines]  # one acting seat a step
+    assert selection["states"] == sum(len(range(n % 2, t, 2)) for n, t in enumerate(turns))
+    rows = (tmp / "best-reply-cpu-smoke" / "data.jsonl").read_text().splitlines()
+    assert len(rows) == selection["examples"] == selection["states"] - selection["states_tied"]
 
 
 def test_grpo_learns_from_untied_groups_only_and_logs_every_reward_part(trained):
