@@ -84,7 +84,9 @@ def start_from(model_args: Any, training_args: Any) -> tuple[Any, Any]:
     """The model to train and its LoRA config; an adapter folder continues as that adapter.
 
     ``model_name_or_path`` unset means the embedded default model; the model's ``dtype`` and
-    ``revision`` reach the trainer's loading, as in TRL's own scripts.
+    ``revision`` reach the trainer's loading, as in TRL's own scripts. With ``use_peft: false``
+    an adapter folder is merged into its base, and every weight of the result trains (a full
+    fine-tune that goes on from a LoRA stage).
     """
     from trl import get_peft_config
 
@@ -92,7 +94,10 @@ def start_from(model_args: Any, training_args: Any) -> tuple[Any, Any]:
     if _adapter_config(path) is not None:
         from peft import AutoPeftModelForCausalLM
 
-        return AutoPeftModelForCausalLM.from_pretrained(path, is_trainable=True), None
+        if model_args.use_peft:
+            return AutoPeftModelForCausalLM.from_pretrained(path, is_trainable=True), None
+        model = AutoPeftModelForCausalLM.from_pretrained(path, dtype=model_args.dtype)
+        return model.merge_and_unload().requires_grad_(True), None  # PEFT froze the base
     training_args.model_init_kwargs = {
         "dtype": model_args.dtype,
         "revision": model_args.model_revision,
