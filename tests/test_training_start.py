@@ -1,4 +1,4 @@
-"""Where a training stage starts: an adapter folder goes on as that LoRA, or merged and full."""
+"""Where a training stage starts: an adapter folder goes on as that LoRA, or merged and in full."""
 
 from pathlib import Path
 
@@ -12,20 +12,23 @@ SHIPPED = Path(__file__).parent.parent / "training" / "adapters" / "cpu-small"
 
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("use_peft", [True, False], ids=["lora", "full"])
-def test_an_adapter_folder_goes_on_as_lora_or_as_its_merged_model(use_peft):
-    """Full: the adapter's change is in the weights, and every weight trains (PEFT froze them)."""
+@pytest.mark.parametrize("merge", [False, True], ids=["lora", "merged"])
+def test_an_adapter_folder_goes_on_as_lora_unless_merged_for_a_full_fine_tune(merge):
+    """Without ``merge`` the adapter goes on as LoRA even where ``use_peft`` is left at TRL's
+    default (false), as the continuing stage configs leave it; merged, the adapter's change is in
+    the weights and every weight trains (PEFT froze them)."""
     from peft import PeftModel
     from transformers import AutoModelForCausalLM
 
     from sotopia_tom_env.llm.models import resolve_model
     from training.arguments import start_from
 
-    model_args = trl.ModelConfig(model_name_or_path=str(SHIPPED), use_peft=use_peft)
-    model, peft_config = start_from(model_args, trl.SFTConfig(output_dir="unused", use_cpu=True))
+    model_args = trl.ModelConfig(model_name_or_path=str(SHIPPED))
+    args = trl.SFTConfig(output_dir="unused", use_cpu=True)
+    model, peft_config = start_from(model_args, args, merge=merge)
     assert peft_config is None  # nothing new to wrap: the adapter's own config, or no LoRA
     trainable = {n for n, p in model.named_parameters() if p.requires_grad}
-    if use_peft:
+    if not merge:
         assert isinstance(model, PeftModel) and trainable
         assert all("lora_" in n for n in trainable)
         return
@@ -36,3 +39,15 @@ def test_an_adapter_folder_goes_on_as_lora_or_as_its_merged_model(use_peft):
     merged, original = model.get_parameter(name), base.get_parameter(name)
     assert merged.dtype == original.dtype  # trained in the model's dtype, not the adapter's bf16
     assert (merged - original).abs().max() > 0
+
+
+def test_merging_needs_an_adapter_and_a_full_fine_tune():
+    from training.arguments import start_from
+
+    args = trl.SFTConfig(output_dir="unused", use_cpu=True)
+    with pytest.raises(ValueError, match="use_peft: false"):
+        start_from(
+            trl.ModelConfig(model_name_or_path=str(SHIPPED), use_peft=True), args, merge=True
+        )
+    with pytest.raises(ValueError, match="an adapter folder"):
+        start_from(trl.ModelConfig(model_name_or_path=None), args, merge=True)

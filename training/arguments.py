@@ -80,21 +80,26 @@ def parse_config(path: str | Path, script: type, trainer: type) -> tuple[Any, An
     )
 
 
-def start_from(model_args: Any, training_args: Any) -> tuple[Any, Any]:
+def start_from(model_args: Any, training_args: Any, merge: bool = False) -> tuple[Any, Any]:
     """The model to train and its LoRA config; an adapter folder continues as that adapter.
 
     ``model_name_or_path`` unset means the embedded default model; the model's ``dtype`` and
-    ``revision`` reach the trainer's loading, as in TRL's own scripts. With ``use_peft: false``
-    an adapter folder is merged into its base, and every weight of the result trains (a full
-    fine-tune that goes on from a LoRA stage).
+    ``revision`` reach the trainer's loading, as in TRL's own scripts. ``merge`` merges the
+    adapter folder into its base and trains every weight of the result (a full fine-tune that
+    goes on from a LoRA stage); it needs ``use_peft: false``.
+
+    Raises:
+        ValueError: ``merge`` with ``use_peft: true`` or without an adapter folder to merge.
     """
     from trl import get_peft_config
 
     path = model_args.model_name_or_path
+    if merge and (model_args.use_peft or _adapter_config(path) is None):
+        raise ValueError(f"merge_adapter: true needs use_peft: false and an adapter folder as model_name_or_path, got use_peft: {model_args.use_peft}, {path}")  # fmt: skip
     if _adapter_config(path) is not None:
         from peft import AutoPeftModelForCausalLM
 
-        if model_args.use_peft:
+        if not merge:
             return AutoPeftModelForCausalLM.from_pretrained(path, is_trainable=True), None
         model = AutoPeftModelForCausalLM.from_pretrained(path, dtype=model_args.dtype)
         return model.merge_and_unload().requires_grad_(True), None  # PEFT froze the base

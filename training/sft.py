@@ -41,6 +41,11 @@ class SFTScriptArguments(PromptArguments):
     keep_none: float = field(default=0.25, metadata={"help": "Share of silent turns kept."})
     keep_leave: float = field(default=0.25, metadata={"help": "Share of leave turns kept."})
     mix_seed: int = field(default=0, metadata={"help": "Seed of the data mix."})
+    merge_adapter: bool = field(
+        default=False,
+        metadata={"help": "Merge the starting adapter into its base and train every weight "
+                  "(with use_peft: false): a full fine-tune that goes on from a LoRA stage."},
+    )  # fmt: skip
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -68,7 +73,7 @@ def main(script_args: SFTScriptArguments, training_args: Any, model_args: Any) -
         [{"prompt": r["prompt"], "completion": r["completion"]} for r in rows]
     )
     dataset = dataset.shuffle(seed=script_args.mix_seed)
-    model, peft_config = start_from(model_args, training_args)
+    model, peft_config = start_from(model_args, training_args, merge=script_args.merge_adapter)
     trainer = SFTTrainer(model=model, args=training_args, train_dataset=dataset,
                          peft_config=peft_config, callbacks=[PurgeRetainedPages()])  # fmt: skip
     out = Path(training_args.output_dir)
