@@ -94,9 +94,10 @@ def start_from(model_args: Any, training_args: Any, merge: bool = False) -> tupl
     from trl import get_peft_config
 
     path = model_args.model_name_or_path
-    if merge and (model_args.use_peft or _adapter_config(path) is None):
+    adapter = _adapter_config(path)
+    if merge and (model_args.use_peft or adapter is None):
         raise ValueError(f"merge_adapter: true needs use_peft: false and an adapter folder as model_name_or_path, got use_peft: {model_args.use_peft}, {path}")  # fmt: skip
-    if _adapter_config(path) is not None:
+    if adapter is not None:
         from peft import AutoPeftModelForCausalLM
 
         if not merge:
