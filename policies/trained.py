@@ -72,6 +72,21 @@ class TrainedSpec:
         digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:8]
         return f"{served_slug(folder)}-{digest}"
 
+    def fingerprint(self) -> str | None:
+        """A hash of the adapter's files (config, weights, card); ``None`` for a served name.
+
+        Two folders with the same files have the same fingerprint; retraining into the same
+        folder changes it, so a resumed benchmark can tell the weights its episodes came from.
+        """
+        folder = Path(self.path)
+        if not folder.is_dir():
+            return None
+        h = hashlib.sha256()
+        for name in ("adapter_config.json", "adapter_model.safetensors", CARD):
+            if (folder / name).is_file():
+                h.update(name.encode() + b"\0" + (folder / name).read_bytes())
+        return h.hexdigest()[:16]
+
     def rank(self) -> int:
         """The adapter's LoRA rank, from its ``adapter_config.json``."""
         return int(self._adapter_config()["r"])
@@ -120,6 +135,12 @@ def parse_trained(name: str) -> TrainedSpec | None:
     return TrainedSpec(path, chosen)
 
 
+def fingerprints(policies: Iterable[str]) -> dict[str, str]:
+    """The :meth:`TrainedSpec.fingerprint` of each trained policy with a local adapter folder."""
+    specs = {name: parse_trained(name) for name in policies}
+    return {name: fp for name, s in specs.items() if s and (fp := s.fingerprint()) is not None}
+
+
 def check_local(spec: TrainedSpec) -> None:
     """Raise ``ValueError`` unless ``spec.path`` is an adapter folder the local server can load."""
     if not (Path(spec.path) / "adapter_config.json").is_file():
@@ -151,9 +172,7 @@ def merged_model(spec: TrainedSpec, base: str) -> Path:
     from sotopia_tom_env.llm.models import cache_dir
 
     adapter = Path(spec.path)
-    h = hashlib.sha256(str(Path(base).resolve()).encode())
-    for name in ("adapter_config.json", "adapter_model.safetensors"):
-        h.update((adapter / name).read_bytes())
+    h = hashlib.sha256(f"{Path(base).resolve()}\0{spec.fingerprint()}".encode())
     target = cache_dir() / "merged" / f"{served_slug(adapter)}-{h.hexdigest()[:16]}"
     if not target.is_dir():
         target.parent.mkdir(parents=True, exist_ok=True)

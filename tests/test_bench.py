@@ -375,3 +375,36 @@ def test_the_runner_draws_jobs_only_as_slots_free_up(monkeypatch, tmp_path):
         asyncio.run(runner.play_bench(config, tmp_path, judge=RuleJudge(), concurrency=4,
                                       on_record=stop_at_ten))  # fmt: skip
     assert 10 <= made <= 10 + 4 + 1
+
+
+def test_a_trained_policy_whose_adapter_changed_is_not_resumed(tmp_path):
+    """Episodes of ``trained:PATH`` belong to the weights they were played with: retraining
+    into the same folder must not let a resume report the old episodes under the new weights."""
+    from policies.trained import fingerprints
+    from sotopia_tom_app.bench.runner import BenchConfig, ConfigMismatch, prepare_out
+
+    adapter = tmp_path / "adapter"
+    adapter.mkdir()
+    (adapter / "adapter_config.json").write_text('{"r": 16}')
+    (adapter / "adapter_model.safetensors").write_bytes(b"weights of round 1")
+    name = f"trained:{adapter}"
+    first = fingerprints([name, "ideal", "trained:served-name"])
+    assert list(first) == [name]  # scripted players and served names have no local files
+    shutil.copytree(adapter, tmp_path / "copy")
+    assert list(fingerprints([f"trained:{tmp_path / 'copy'}+cot"]).values()) == list(first.values())
+
+    out = tmp_path / "run"
+    assert bench_here(out, "--policies", "ideal").exit_code == 0  # episodes to resume
+    saved = json.loads((out / "config.json").read_text())
+    assert saved["adapters"] == {}
+    config = BenchConfig.model_validate({**saved, "adapters": first})
+    assert len(prepare_out(out, config)) == 3  # same files: resumes, and records them
+    assert json.loads((out / "config.json").read_text())["adapters"] == first
+
+    (adapter / "adapter_model.safetensors").write_bytes(b"weights of round 2")
+    changed = BenchConfig.model_validate({**saved, "adapters": fingerprints([name])})
+    with pytest.raises(ConfigMismatch, match=f"{name}.*{first[name]} -> "):
+        prepare_out(out, changed)
+    (adapter / "sotopia_tom.json").write_text('{"strategy": "cot"}')  # a card plays differently
+    assert fingerprints([name]) != changed.adapters
+    assert json.loads((out / "config.json").read_text())["adapters"] == first  # nothing rewritten

@@ -97,6 +97,12 @@ class BenchConfig(BaseModel):
         description="Keep each LLM call's prompt and reply in the episode record (the viewer "
         "shows them); off for smaller records.",
     )
+    adapters: dict[str, str] = Field(
+        default_factory=dict,
+        description="The fingerprint of each trained policy's adapter files "
+        "(policies.trained.fingerprints): a resumed run refuses other weights under the same "
+        "name. Empty in configs saved before fingerprints existed.",
+    )
 
     @field_validator("player_options")
     @classmethod
@@ -262,18 +268,25 @@ def prepare_out(out: Path, config: BenchConfig) -> set[str]:
 
     Raises:
         ConfigMismatch: the folder holds episodes of a different configuration (more
-            policies with everything else equal is not different: the run grows).
+            policies with everything else equal is not different: the run grows), or of a
+            trained policy whose adapter files have changed since.
         ConfigDamaged: the folder holds episodes but its ``config.json`` cannot be read.
     """
     out.mkdir(parents=True, exist_ok=True)
     drop_torn_tail(out / EPISODES_FILE)
     done = {r.episode_id for r in read_records(out / EPISODES_FILE)}
-    saved = _saved_config(out / CONFIG_FILE, len(done)) if done else None
-    if saved is not None:  # noted by record_budgets, not chosen: never a difference
-        saved = saved.model_copy(update={"budgets": config.budgets})
+    saved = original = _saved_config(out / CONFIG_FILE, len(done)) if done else None
+    if saved is not None:
+        _check_adapters(saved, config, out)
+        # budgets are noted by record_budgets, not chosen; adapters were just checked
+        saved = saved.model_copy(update={"budgets": config.budgets, "adapters": config.adapters})
     if saved is None or _adds_policies(saved, config):
         _write_atomic(out / CONFIG_FILE, config.model_dump_json(indent=2))
-    elif saved != config:
+    elif saved == config:
+        adapters = {**original.adapters, **config.adapters}  # a config saved before them
+        if adapters != original.adapters:
+            _write_atomic(out / CONFIG_FILE, original.model_copy(update={"adapters": adapters}).model_dump_json(indent=2))  # fmt: skip
+    else:
         diff = ", ".join(
             f"{k}: {getattr(saved, k)!r} -> {getattr(config, k)!r}"
             for k in BenchConfig.model_fields
@@ -284,6 +297,21 @@ def prepare_out(out: Path, config: BenchConfig) -> set[str]:
             "use another --out folder, or the same options to resume"
         )
     return done
+
+
+def _check_adapters(saved: BenchConfig, config: BenchConfig, out: Path) -> None:
+    """Refuse a trained policy whose adapter files changed since its episodes were played.
+
+    Raises:
+        ConfigMismatch: naming the policy and both fingerprints.
+    """
+    for name, now in config.adapters.items():
+        then = saved.adapters.get(name)
+        if then is not None and then != now:
+            raise ConfigMismatch(
+                f"{out} holds episodes of {name} played with other adapter files (fingerprint "
+                f"{then} -> {now}); use another --out folder, or restore those weights to resume"
+            )
 
 
 def _adds_policies(saved: BenchConfig, config: BenchConfig) -> bool:

@@ -164,6 +164,7 @@ def _config(
 ) -> Any:
     """The run's configuration from the options, each checked before anything runs."""
     from policies import SCRIPTED
+    from policies.trained import fingerprints
     from sotopia_tom_app.bench.runner import BenchConfig
 
     names = checks.names(policies, "--policies")
@@ -186,4 +187,5 @@ def _config(
         max_tokens=max_tokens_choice(max_tokens),
         save_calls=save_calls,
         model=(model or "default") if needs_llm else None,
+        adapters={} if base_url else fingerprints(names),
     )
