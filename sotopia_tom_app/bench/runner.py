@@ -283,9 +283,11 @@ def prepare_out(out: Path, config: BenchConfig) -> set[str]:
     if saved is None or _adds_policies(saved, config):
         _write_atomic(out / CONFIG_FILE, config.model_dump_json(indent=2))
     elif saved == config:
-        adapters = {**original.adapters, **config.adapters}  # a config saved before them
-        if adapters != original.adapters:
-            _write_atomic(out / CONFIG_FILE, original.model_copy(update={"adapters": adapters}).model_dump_json(indent=2))  # fmt: skip
+        recorded = original.model_copy(
+            update={"adapters": {**original.adapters, **config.adapters}}
+        )
+        if recorded != original:  # saved before fingerprints, or without some: note them now
+            _write_atomic(out / CONFIG_FILE, recorded.model_dump_json(indent=2))
     else:
         diff = ", ".join(
             f"{k}: {getattr(saved, k)!r} -> {getattr(config, k)!r}"
