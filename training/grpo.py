@@ -102,6 +102,7 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
     from trl import GRPOTrainer
 
     from training.allocator import PurgeRetainedPages
+    from training.fused_head import score_labelled_positions_only
 
     chosen = scenarios.load(script_args.scenarios)[: script_args.limit]
     states = _states(script_args, chosen)
@@ -134,7 +135,8 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
         )
         if script_args.probe:  # the trainer's sampler reads its dataset when training starts
             trainer.train_dataset = probed(dataset, rollout, trainer, script_args.probe, out)
-        trainer.train(resume_from_checkpoint=last_checkpoint(out))
+        with score_labelled_positions_only():
+            trainer.train(resume_from_checkpoint=last_checkpoint(out))
     trainer.save_model(str(out))
     save_log(trainer, out)
     write_card(out, strategy=script_args.strategy, options=tuple(script_args.options), stage="grpo")

@@ -60,6 +60,7 @@ def main(script_args: SFTScriptArguments, training_args: Any, model_args: Any) -
     from trl import SFTTrainer
 
     from training.allocator import PurgeRetainedPages
+    from training.fused_head import score_labelled_positions_only
 
     chosen = scenarios.load(script_args.scenarios)[: script_args.limit]
     options = check_options(script_args.options)
@@ -77,7 +78,8 @@ def main(script_args: SFTScriptArguments, training_args: Any, model_args: Any) -
     trainer = SFTTrainer(model=model, args=training_args, train_dataset=dataset,
                          peft_config=peft_config, callbacks=[PurgeRetainedPages()])  # fmt: skip
     out = Path(training_args.output_dir)
-    trainer.train(resume_from_checkpoint=last_checkpoint(out))
+    with score_labelled_positions_only():  # half the step time on the CPU, the same gradients
+        trainer.train(resume_from_checkpoint=last_checkpoint(out))
     trainer.save_model(str(out))
     save_log(trainer, out)
     write_card(out, strategy=script_args.strategy, options=options, stage="sft")
