@@ -37,10 +37,14 @@ VARIANTS = {  # name: (examples a forward pass, accumulated, LoRA dropout, reply
 SCORE_LABELLED_ONLY = fused_head.score_labelled_positions_only
 
 
-def run(batch: int, accumulate: int, dropout: float, labelled: bool, steps: int, tmp: Path) -> list[dict]:
+def run(
+    batch: int, accumulate: int, dropout: float, labelled: bool, steps: int, tmp: Path
+) -> list[dict]:
     """Train ``steps`` steps of the first stage with these settings; its log history."""
     # sft.main enters fused_head.score_labelled_positions_only; the old setting replaces it
-    fused_head.score_labelled_positions_only = SCORE_LABELLED_ONLY if labelled else contextlib.nullcontext
+    fused_head.score_labelled_positions_only = (
+        SCORE_LABELLED_ONLY if labelled else contextlib.nullcontext
+    )
     config = yaml.safe_load(CONFIG.read_text())
     out = tmp / f"{batch}x{accumulate}-{dropout}-{labelled}"
     config.update(output_dir=str(out), limit=SCENARIOS, max_steps=steps, warmup_steps=1, logging_steps=1,

@@ -20,8 +20,10 @@ def model():
     config = LlamaConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
                          num_attention_heads=4, num_key_value_heads=2, tie_word_embeddings=True)  # fmt: skip
     base = LlamaForCausalLM(config)
-    trl_utils.add_fused_lm_head(base, outputs=("log_probs", "entropy", "is_top1"))  # as SFTTrainer does
-    return get_peft_model(base, LoraConfig(r=4, target_modules="all-linear", init_lora_weights=False))
+    # as SFTTrainer does, before PEFT wraps the model
+    trl_utils.add_fused_lm_head(base, outputs=("log_probs", "entropy", "is_top1"))
+    lora = LoraConfig(r=4, target_modules="all-linear", init_lora_weights=False)
+    return get_peft_model(base, lora)
 
 
 def _step(model, ids, labels):
