@@ -5,10 +5,10 @@ TRL's SFT and GRPO trainers compute the per-token log-probabilities with a fused
 Triton devices it projects only the positions that carry a label; elsewhere it projects every
 position, so that a compiler that specialises on shapes sees one shape a batch. Nothing is
 compiled on the CPU, and there the projection of every prompt position onto the 49k-token
-vocabulary (and its backward pass, and the entropy the trainer logs) is about half of a LoRA
-step: a reply is about 60 of a turn's 1,000 tokens. Scoring the labelled positions alone gives
-the same loss and the same gradients (``tests/test_training_fused_head.py``) in about half the
-step time (``benchmarks/sft_step.py``).
+vocabulary (its backward pass, and the entropy the trainer logs) is more than a quarter of a
+LoRA step, for a loss on a reply of about 60 of a turn's 1,000 tokens. Scoring the labelled
+positions alone gives the same loss and the same gradients (``tests/test_training_fused_head.py``)
+in 0.73x the step time (``benchmarks/sft_step.py``).
 
 The switch is TRL's own test, ``trl.trainer.utils._use_triton``, read when a forward pass
 decides whether to compact; ``trl`` is pinned, and the test above fails if that changes.
