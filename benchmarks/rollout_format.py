@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import statistics
 import time
+from typing import Any
 
 import httpx
 
@@ -64,18 +65,22 @@ async def replay(url: str, model: str, eps: list[list[Turn]]) -> float:
         return time.perf_counter() - start
 
 
-def main() -> None:
-    """Measure, alternating layouts, and print episodes per hour side by side."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def setup(description: str) -> tuple[argparse.Namespace, Any]:
+    """The command line of a replay benchmark, and the embedded model's tokenizer."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--episodes", type=int, default=16)
     parser.add_argument("--max-turns", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=2)
-    args = parser.parse_args()
     from transformers import AutoTokenizer
 
     from sotopia_tom_env.llm.models import default_model_dir
 
-    tok = AutoTokenizer.from_pretrained(default_model_dir())
+    return parser.parse_args(), AutoTokenizer.from_pretrained(default_model_dir())
+
+
+def main() -> None:
+    """Measure, alternating layouts, and print episodes per hour side by side."""
+    args, tok = setup(__doc__.split("\n")[0])
     eps = episodes(args.episodes, args.max_turns, tok)
     seconds: dict[str, list[float]] = {name: [] for name in LAYOUTS}
     with VLLMServer(episodes=args.episodes) as server:

@@ -13,12 +13,11 @@ and seconds per round, and the ratio of the rounds' medians.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import statistics
 import time
 
-from rollout_format import episodes, replay
+from rollout_format import episodes, replay, setup
 
 from sotopia_tom_env.llm import VLLMServer
 
@@ -26,16 +25,7 @@ SERVERS = {"eager": (), "compiled": ("--no-enforce-eager",)}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--episodes", type=int, default=16)
-    parser.add_argument("--max-turns", type=int, default=30)
-    parser.add_argument("--rounds", type=int, default=2)
-    args = parser.parse_args()
-    from transformers import AutoTokenizer
-
-    from sotopia_tom_env.llm.models import default_model_dir
-
-    tokenizer = AutoTokenizer.from_pretrained(default_model_dir())
+    args, tokenizer = setup(__doc__.split("\n")[0])
     work = episodes(args.episodes, args.max_turns, tokenizer)["compact"]
     print(f"{sum(len(e) for e in work)} requests a round, {args.episodes} episodes in flight")
     print("server   | start-up, s | seconds per round")
