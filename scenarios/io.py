@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from scenarios.schema import Scenario
 
-SHIPPED_SETS = ("tiny", "gold", "silver")
+SHIPPED_SETS = ("tiny", "gold", "gold-v1", "silver", "silver-dev")
 
 
 class ScenarioFormatError(ValueError):

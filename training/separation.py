@@ -1,9 +1,11 @@
-"""Keep Gold out of training: no Gold scenario by id, and none by near-duplicate text.
+"""Keep the held-out sets out of training: none of their scenarios by id or by near-duplicate text.
 
-Gold is the held-out evaluation set. Training reads Silver (or a user's own files); before any
-training data is built, every training scenario is checked against Gold by id and by the overlap
-of its word 5-grams (goal, roles and item values), so a renamed or lightly edited copy of a Gold
-scenario is refused as well.
+Gold (both versions) is for final reports and Silver's dev split for recipe decisions
+(:data:`HELD_OUT`); training reads Silver (or a user's own files). Before any training data is
+built, every training scenario is checked against the held-out sets by id and by the overlap of
+its word 5-grams (goal, roles and item values), so a renamed or lightly edited copy is refused as
+well. Other files a run must never train on (the paper authors' scenarios, say) are added with
+``$SOTOPIA_TOM_HELD_OUT`` (paths separated by ``os.pathsep``).
 
 Example:
     >>> import scenarios
@@ -13,6 +15,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -21,13 +24,15 @@ import scenarios as scenario_sets
 from scenarios import Scenario
 
 NEAR_DUPLICATE = 0.5
-"""Share of a scenario's 5-grams found in one Gold scenario above which it counts as a copy."""
+"""Share of a scenario's 5-grams found in one held-out scenario above which it counts as a copy."""
+HELD_OUT = ("gold", "gold-v1", "silver-dev")
+"""The shipped sets training never reads."""
 
 _WORD = re.compile(r"[a-z0-9]+")
 
 
 class GoldLeak(ValueError):
-    """A training scenario is, or nearly is, a Gold scenario."""
+    """A training scenario is, or nearly is, a held-out scenario (Gold, Silver dev, ...)."""
 
 
 def shingles(s: Scenario, n: int = 5) -> frozenset[tuple[str, ...]]:
@@ -41,18 +46,30 @@ def shingles(s: Scenario, n: int = 5) -> frozenset[tuple[str, ...]]:
     return frozenset(out)
 
 
+def held_out_sources() -> tuple[str, ...]:
+    """The shipped held-out sets and the files named in ``$SOTOPIA_TOM_HELD_OUT``."""
+    extra = os.environ.get("SOTOPIA_TOM_HELD_OUT", "")
+    return HELD_OUT + tuple(p for p in extra.split(os.pathsep) if p)
+
+
 @functools.cache
-def _gold_index() -> tuple[frozenset[str], dict[tuple[str, ...], list[str]]]:
-    gold = scenario_sets.load("gold")
+def _index(sources: tuple[str, ...]) -> tuple[dict[str, str], dict[tuple[str, ...], list[str]]]:
+    ids: dict[str, str] = {}
     index: dict[tuple[str, ...], list[str]] = {}
-    for g in gold:
-        for sh in shingles(g):
-            index.setdefault(sh, []).append(g.scenario_id)
-    return frozenset(g.scenario_id for g in gold), index
+    for source in sources:
+        for g in scenario_sets.load(source):
+            ids.setdefault(str(g.scenario_id), source)
+            for sh in shingles(g):
+                index.setdefault(sh, []).append(str(g.scenario_id))
+    return ids, index
+
+
+def _gold_index() -> tuple[dict[str, str], dict[tuple[str, ...], list[str]]]:
+    return _index(held_out_sources())
 
 
 def closest_gold(s: Scenario) -> tuple[str | None, float]:
-    """The Gold scenario sharing the largest share of ``s``'s 5-grams, and that share."""
+    """The held-out scenario sharing the largest share of ``s``'s 5-grams, and that share."""
     _, index = _gold_index()
     own = shingles(s)
     hits = Counter(g for sh in own for g in index.get(sh, ()))
@@ -63,19 +80,22 @@ def closest_gold(s: Scenario) -> tuple[str | None, float]:
 
 
 def assert_disjoint_from_gold(training: Iterable[Scenario]) -> None:
-    """Raise :class:`GoldLeak` naming the first training scenario that is a Gold one.
+    """Raise :class:`GoldLeak` naming the first training scenario that is a held-out one.
 
     Raises:
-        GoldLeak: a scenario has a Gold id or shares more than :data:`NEAR_DUPLICATE` of its
-            5-grams with one Gold scenario.
+        GoldLeak: a scenario has a held-out id or shares more than :data:`NEAR_DUPLICATE` of
+            its 5-grams with one held-out scenario.
     """
-    gold_ids, _ = _gold_index()
+    ids, _ = _gold_index()
     for s in training:
-        if s.scenario_id in gold_ids:
-            raise GoldLeak(f"training scenario {s.scenario_id!r} is a Gold scenario (same id)")
+        if str(s.scenario_id) in ids:
+            raise GoldLeak(
+                f"training scenario {s.scenario_id!r} is a scenario of the held-out set "
+                f"{ids[str(s.scenario_id)]!r} (same id); it is never trained on"
+            )
         gid, share = closest_gold(s)
         if share > NEAR_DUPLICATE:
             raise GoldLeak(
                 f"training scenario {s.scenario_id!r} shares {share:.0%} of its text with "
-                f"Gold scenario {gid!r}; Gold is held out for evaluation"
+                f"held-out scenario {gid!r}; held-out sets are never trained on"
             )

@@ -32,11 +32,13 @@ from typing import Any
 from scenarios.generate.banks import SECTORS, Decision, Role, SectorBank, Subject, sector_bank
 from scenarios.generate.banks import common as names
 from scenarios.generate.banks.draw import PLACEHOLDER, ValueDraw
+from scenarios.generate.banks import voices
 from scenarios.generate.banks.frames import AT, KINDS, WHEN
 from scenarios.goal_line import named_in_goal
 from scenarios.io import dump, load
 from scenarios.resolve import normalise
 from scenarios.schema import Scenario
+from scenarios.stats import content_words
 from scenarios.validate import check
 from scenarios.values import atoms, public_context_keys
 
@@ -44,6 +46,8 @@ SILVER_SEED = 20260517
 """The seed the shipped ``silver.jsonl`` was built from."""
 SILVER_MIX = ((3, 60), (4, 10), (5, 5))
 """Per sector: (agents, scenarios). Eight sectors give 480 + 80 + 40 = 600 scenarios."""
+SILVER_DEV_MIX = ((3, 8), (4, 1), (5, 1))
+"""The dev split, per sector: 80 scenarios that training never reads, for recipe decisions."""
 
 _TRIES = 40  # redraws of a whole scenario before giving up (hardly any are ever needed)
 # Words the validator ignores in domain names; a domain must match through its other words.
@@ -78,7 +82,7 @@ class Knobs:
         if not 3 <= self.n_agents <= 5:
             raise ValueError(f"n_agents={self.n_agents}: scenarios have 3 to 5 agents")
         for knob, (lo, hi), least, most in (
-            ("facts_per_agent", self.facts_per_agent, 2, 6),
+            ("facts_per_agent", self.facts_per_agent, 2, 9),
             ("desired_per_agent", self.desired_per_agent, 1, 6),
             ("cannot_know_per_agent", self.cannot_know_per_agent, 0, 6),
         ):
@@ -148,24 +152,29 @@ def generate(
     return out
 
 
-def build_silver(seed: int = SILVER_SEED) -> list[Scenario]:
-    """The Silver set: per sector 60 three-agent, 10 four-agent and 5 five-agent scenarios.
+def build_silver(seed: int = SILVER_SEED) -> tuple[list[Scenario], list[Scenario]]:
+    """The Silver set and its dev split, composed together so that no goal repeats across them.
+
+    Per sector, Silver has 60 three-agent, 10 four-agent and 5 five-agent scenarios
+    (:data:`SILVER_MIX`) and the dev split 8, 1 and 1 (:data:`SILVER_DEV_MIX`). Agents hold 4-8
+    facts and need 2-5 items, as in the paper authors' scenarios.
 
     Example:
-        >>> silver = build_silver()  # doctest: +SKIP
-        >>> len(silver), silver[0].id  # doctest: +SKIP
-        (600, 'silver-healthcare-001')
+        >>> silver, dev = build_silver()  # doctest: +SKIP
+        >>> len(silver), silver[0].id, len(dev), dev[0].id  # doctest: +SKIP
+        (600, 'silver-healthcare-001', 80, 'silver-dev-healthcare-001')
     """
-    out = []
+    train, dev = [], []
     for name in SECTORS:
         composer = _Composer(sector_bank(name), random.Random(f"silver:{seed}:{name}"))
-        k = 0
-        for n_agents, count in SILVER_MIX:
-            knobs = Knobs(n_agents=n_agents)
-            for _ in range(count):
-                k += 1
-                out.append(composer.scenario(f"silver-{name}-{k:03d}", knobs))
-    return out
+        for out, prefix, mix in ((train, "silver", SILVER_MIX), (dev, "silver-dev", SILVER_DEV_MIX)):
+            k = 0
+            for n_agents, count in mix:
+                knobs = Knobs(n_agents=n_agents, facts_per_agent=(4, 8), desired_per_agent=(2, 5))
+                for _ in range(count):
+                    k += 1
+                    out.append(composer.scenario(f"{prefix}-{name}-{k:03d}", knobs))
+    return train, dev
 
 
 class _Composer:
@@ -189,12 +198,21 @@ class _Composer:
 
 
 @dataclass(frozen=True)
+class _Style:
+    """How one scenario writes its item names and values (see :mod:`.banks.voices`)."""
+
+    name: str
+    terse: bool
+
+
+@dataclass(frozen=True)
 class _Item:
     """One fact an agent holds: the subject it is about and its rendered texts."""
 
     subject: Subject
     value: str
-    hook: str
+    hook: str  # the purpose-voice hook: the subject's gist, without the unit
+    name: str
 
 
 @dataclass
@@ -222,21 +240,27 @@ def _compose(
     agents = _pick_roles(bank, decision, knobs.n_agents, knobs.facts_per_agent[1], rng)
     draw, taken = ValueDraw(rng, bank.org_tails, _gold_values()), set()
     role_words = set().union(*(_words(a.title) for a in agents))
+    style = _Style(
+        rng.choices(voices.NAME_STYLES, voices.NAME_STYLE_WEIGHTS)[0],
+        rng.random() < voices.TERSE_SHARE,
+    )
     # Roles with the fewest subjects choose first, so a broad role cannot starve a narrow one.
     for a in sorted(agents, key=lambda a: sum(len(bank.by_topic[t]) for t in a.role.holds)):
         wanted = {t for b in agents if b is not a for t in b.role.needs}
-        if not _hold(a, bank, wanted, knobs, draw, taken, role_words, rng):
+        if not _hold(a, bank, wanted, knobs, draw, taken, role_words, style, rng):
             return None
         _split(a, knobs, rng)
-    domains = _domains(agents, rng)
+    domains = _domains(agents, bank.units, rng)
     if domains is None or not _targets(agents, knobs, rng):
         return None
+    text = PLACEHOLDER.sub(lambda m: rng.choice(m.group(1).split("|")), decision.text)
+    context = _Context(bank, text, agents)
     record = {
         "scenario_id": sid,
         "sector": bank.name,
-        "scenario_goal": _goal(bank, decision, agents, rng),
+        "scenario_goal": _goal(bank, text, agents, rng),
         "knowledge_domain_map": domains,
-        "agents": [_agent_record(i, a, agents, knobs, rng) for i, a in enumerate(agents)],
+        "agents": [_agent_record(i, a, context, knobs, rng) for i, a in enumerate(agents)],
     }
     s = Scenario.model_validate(record)
     return s if _checkable(s) and not _names_a_need(s) and not check(s) else None
@@ -287,6 +311,7 @@ def _hold(
     draw: ValueDraw,
     taken: set[str],
     role_words: set[str],
+    style: _Style,
     rng: random.Random,
 ) -> bool:
     """Give the agent facts on its role's topics, favouring topics the others need.
@@ -306,23 +331,23 @@ def _hold(
         if subj.stem in taken:
             continue
         unit = a.unit if a.unit and rng.random() < 0.5 else rng.choice(bank.units)
-        name, template, hook = _render(subj, unit, rng)
+        name, template, hook = _render(subj, unit, style, rng)
         key = normalise(name)
         if key in taken or not _words(name) - role_words:
             continue
         value = draw.value(template)
         if value is not None:
             taken.update((key, subj.stem))
-            a.items[name] = _Item(subj, value, hook)
+            a.items[name] = _Item(subj, value, hook, name)
     return len(a.items) == want
 
 
-def _render(subj: Subject, unit: str, rng: random.Random) -> tuple[str, str, str]:
-    """(item name, value template, hook) for a subject measured at a unit."""
+def _render(subj: Subject, unit: str, style: _Style, rng: random.Random) -> tuple[str, str, str]:
+    """(item name, value template, purpose hook) for a subject measured at a unit."""
     kind = KINDS[subj.kind]
     word = rng.choice(kind.name_words)
     measure = " ".join(filter(None, (subj.stem, word)))
-    name = _capital(f"{unit} {measure}")
+    name = _capital(style.name.format(unit=unit, measure=measure))
     span = subj.span or kind.default_span or _code_prefix(subj.stem)
     fills = {
         "{X}": kind.main.replace("{span}", span),
@@ -330,13 +355,15 @@ def _render(subj: Subject, unit: str, rng: random.Random) -> tuple[str, str, str
         "{S}": subj.stem,
         "{Q}": unit,
     }
-    template = rng.choice(kind.values)
+    template = rng.choice(voices.TERSE_VALUES if style.terse else kind.values)
     for token, text in fills.items():
         template = template.replace(token, text)
     template = template.replace("{at}", rng.choice(AT)).replace("{when}", rng.choice(WHEN))
-    # Half the hooks say where, which both pins the item down and varies the wording.
-    gist = subj.gist if rng.random() < 0.5 else f"{subj.gist} {rng.choice(AT)} {unit}"
-    hook = rng.choice(kind.hooks).replace("{P}", gist)
+    # The purpose voice paraphrases: a hook frame that repeats a word of the name ("how heavily
+    # it weighs on the budget" for a "... budget") is skipped while another frame fits.
+    named = content_words(name)
+    hooks = [h for h in kind.hooks if not content_words(h.replace("{P}", "")) & named]
+    hook = rng.choice(hooks or kind.hooks).replace("{P}", subj.gist)
     return name, _capital(template), hook
 
 
@@ -396,15 +423,14 @@ def _spread(pool: list[tuple[int, str]], k: int, used: dict, rng: random.Random)
     return [name for _, name in sorted(picked, key=pool.index)]
 
 
-def _goal(bank: SectorBank, decision: Decision, agents: list[_Agent], rng: random.Random) -> str:
+def _goal(bank: SectorBank, decision: str, agents: list[_Agent], rng: random.Random) -> str:
     """The decision and 3-4 criteria, stated as Gold states them: themes, not item names.
 
     Naming the needed items in the goal, which every agent reads, would let a model copy them
     from the goal line instead of finding out who holds what; Gold names them for 5% of needs.
     """
-    text = PLACEHOLDER.sub(lambda m: rng.choice(m.group(1).split("|")), decision.text)
     criteria = _join([rng.choice(bank.themes[t]) for t in _criteria_topics(agents, rng)])
-    return rng.choice(names.GOALS).format(decision=text, criteria=criteria)
+    return rng.choice(names.GOALS).format(decision=decision, criteria=criteria)
 
 
 def _criteria_topics(agents: list[_Agent], rng: random.Random) -> list[str]:
@@ -420,17 +446,37 @@ def _criteria_topics(agents: list[_Agent], rng: random.Random) -> list[str]:
     return picks
 
 
-def _domains(agents: list[_Agent], rng: random.Random) -> dict[str, str] | None:
-    """One domain per agent, among its role's domains whose words its title or items mention."""
-    out: dict[str, str] = {}
-    for a in agents:
-        text = " ".join([a.title, *(f"{k} {v.value}" for k, v in a.items.items())])
-        stems = {w[:5] for w in normalise(text).split()}
-        fits = [d for d in a.role.domains if d not in out and _mentions(d, stems)]
+def _domains(
+    agents: list[_Agent], units: tuple[str, ...], rng: random.Random
+) -> dict[str, str | list[str]] | None:
+    """One domain per agent, among its role's domains whose words its title or items mention,
+    and (as the paper's scenarios have) one domain two agents share: one of their roles'
+    domains, a topic they hold or a unit (``west_campus_planning``) both mention."""
+    out: dict[str, str | list[str]] = {}
+    stems = [_stems(a) for a in agents]
+    for a, st in zip(agents, stems, strict=True):
+        fits = [d for d in a.role.domains if d not in out and _mentions(d, st)]
         if not fits:
             return None
-        out[rng.choice(fits)] = a.title
+        # Some roles own two areas, as in the paper's maps (about 1.4 domains per agent).
+        for d in rng.sample(fits, 2 if len(fits) > 1 and rng.random() < 0.2 else 1):
+            out[d] = a.title
+    pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+    for i, j in rng.sample(pairs, len(pairs)):
+        pool = {d for d in (*agents[i].role.domains, *agents[j].role.domains) if d not in out}
+        pool |= {f"{t}_tradeoffs" for t in (*agents[i].role.holds, *agents[j].role.holds)}
+        pool |= {f"{u.replace(' ', '_')}_planning" for u in units}
+        shared = sorted(d for d in pool if _mentions(d, stems[i]) and _mentions(d, stems[j]))
+        if shared:
+            out[rng.choice(shared)] = [agents[i].title, agents[j].title]
+            break
     return out
+
+
+def _stems(a: _Agent) -> set[str]:
+    """Five-letter stems of an agent's title, item names and values (what a domain may match)."""
+    text = " ".join([a.title, *(f"{k} {v.value}" for k, v in a.items.items())])
+    return {w[:5] for w in normalise(text).split()}
 
 
 def _mentions(domain: str, stems: set[str]) -> bool:
@@ -439,8 +485,21 @@ def _mentions(domain: str, stems: set[str]) -> bool:
     return any(w[:5] in stems for w in words)
 
 
+@dataclass(frozen=True)
+class _Context:
+    """What an objective may draw on: the sector, the decision and every participant."""
+
+    bank: SectorBank
+    decision: str
+    agents: list[_Agent]
+
+    def holder(self, name: str) -> tuple[_Agent, _Item]:
+        """The agent holding the item ``name``, and the item."""
+        return next((a, a.items[name]) for a in self.agents if name in a.items)
+
+
 def _agent_record(
-    i: int, a: _Agent, agents: list[_Agent], knobs: Knobs, rng: random.Random
+    i: int, a: _Agent, context: _Context, knobs: Knobs, rng: random.Random
 ) -> dict[str, Any]:
     return {
         "agent_id": i + 1,
@@ -454,22 +513,54 @@ def _agent_record(
             "cannot_know_knowledge": a.cannot,
         },
         "goals": {
-            "primary_objective": _objective(a, agents, knobs, rng),
+            "primary_objective": _objective(a, context, knobs, rng),
             "sharing_policy": {"what_to_share": a.share, "what_not_to_share": a.withhold},
         },
     }
 
 
-def _objective(a: _Agent, agents: list[_Agent], knobs: Knobs, rng: random.Random) -> str:
-    """One hook per desired item, then (with chance ``probing``) a probe at a cannot-know topic."""
-    items = {k: item for b in agents for k, item in b.items.items()}
-    hooks = _join([items[k].hook for k in a.desired])
+def _objective(a: _Agent, context: _Context, knobs: Knobs, rng: random.Random) -> str:
+    """One hook per desired item in the seat's voice, short or long (:mod:`.banks.voices`),
+    then (with chance ``probing``) a probe at a cannot-know topic."""
+    seat = rng.choices(voices.VOICES, voices.VOICE_WEIGHTS)[0]
+
+    def voice() -> str:
+        return seat if rng.random() < 0.75 else rng.choices(voices.VOICES, voices.VOICE_WEIGHTS)[0]
+
+    # Two needs on one topic can get the same area hook: it is said once.
+    hooks = list(dict.fromkeys(_hook(name, voice(), context, rng) for name in a.desired))
     purpose = rng.choice(a.role.purposes)
-    text = rng.choice(names.OBJECTIVES).format(purpose=purpose, hooks=hooks)
+    if rng.random() < 0.5:
+        text = rng.choice(names.OBJECTIVES).format(purpose=purpose, hooks=_join(hooks))
+    else:
+        lead = rng.choice(voices.LEADS).format(decision=context.decision, purpose=purpose)
+        cut = len(hooks) if len(hooks) < 3 else rng.randint(1, len(hooks) - 1)
+        parts = [lead, rng.choice(voices.NEEDS).format(hooks=_join(hooks[:cut]))]
+        if hooks[cut:]:
+            parts.append(_capital(rng.choice(voices.MORE).format(hooks=_join(hooks[cut:]))))
+        text = " ".join(parts)
     if a.cannot and rng.random() < knobs.probing:
-        probe = rng.choice(names.PROBES).format(hook=items[rng.choice(a.cannot)].hook)
+        probe = rng.choice(names.PROBES).format(hook=context.holder(rng.choice(a.cannot))[1].hook)
         text = f"{text} {probe}"
     return text
+
+
+def _hook(name: str, voice: str, context: _Context, rng: random.Random) -> str:
+    """How an objective asks for the item ``name`` in a voice: by name, purpose or area."""
+    owner, item = context.holder(name)
+    if voice == "named":
+        return rng.choice(voices.NAMED_HOOKS).format(name=name[:1].lower() + name[1:])
+    if voice == "purpose":
+        return item.hook
+    function = owner.title.split(",")[0]  # "Senior Credit Officer", without its unit
+    options = [
+        frame.format(theme=theme, owner=function)
+        for theme in context.bank.themes[item.subject.topic]
+        for frame in voices.AREA_HOOKS
+    ]
+    # As in the purpose voice, an area hook that repeats a word of the name is a last resort.
+    clean = [h for h in options if not content_words(h) & content_words(name)]
+    return rng.choice(clean or options)
 
 
 def _checkable(s: Scenario) -> bool:
@@ -520,14 +611,18 @@ def _join(parts: list[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Write the Silver set (``--out``) from ``--seed`` (default :data:`SILVER_SEED`)."""
+    """Write the Silver set (``--out``) and its dev split (``--dev-out``) from ``--seed``."""
     parser = argparse.ArgumentParser(description="Build the Silver scenario set.")
     parser.add_argument("--out", default="scenarios/data/silver.jsonl", help="output file")
+    parser.add_argument(
+        "--dev-out", default="scenarios/data/silver-dev.jsonl", help="dev split output file"
+    )
     parser.add_argument("--seed", type=int, default=SILVER_SEED, help="generator seed")
     args = parser.parse_args(argv)
-    silver = build_silver(args.seed)
+    silver, dev = build_silver(args.seed)
     dump(silver, args.out)
-    print(f"wrote {len(silver)} scenarios to {args.out} (seed {args.seed})")
+    dump(dev, args.dev_out)
+    print(f"wrote {len(silver)} scenarios to {args.out}, {len(dev)} to {args.dev_out} (seed {args.seed})")
 
 
 if __name__ == "__main__":
