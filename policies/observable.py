@@ -13,8 +13,10 @@ Its plan, in order:
    questions: each part of its objective asked as a question ("Could you tell me …?"), by
    direct message to every other participant, so that whoever holds a need is asked on a
    private channel (right for private and public items alike);
-3. follow up: when a message names a fact whose name shares a word with its objective, ask
-   its sender for that fact by name, by direct message;
+3. follow up: of the facts others have stated, it picks those its objective asks for, by
+   their meaning and their holder's role and domains (:mod:`policies.relevance`: the
+   objective may describe a need by its purpose, in words the fact's name does not share),
+   and asks each sender for its picked facts by name, in one direct message;
 4. wait; leave once every other participant has had a turn since its last message and
    nothing new reached it for ``patience`` of its turns.
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scenarios.values import stems
+from policies.relevance import Heard, Relevance, default_relevance
 from sotopia_tom_env import AgentAction, AgentID
 from sotopia_tom_env.seat import Fact, SeatView, read_seat
 
@@ -39,10 +41,18 @@ _NEED = re.compile(
     r"|ask about|ask|gather|clarify|determine|pin|work out|nail down|get clear on))?\s*",
     re.I,
 )
+# "Finance should tell me ...", "the actuary can give us ...": a colleague named as the source.
+_SOURCE = re.compile(
+    r"^.*?\b(?:should|can|could|must|will|would)\s+(?:tell|give|show|send)\s+(?:me|us)\b\s*", re.I
+)
+# Where a sentence without a need verb starts asking: its first question word.
+_WH = re.compile(r"\b(?:what|how|whether|when|which|who|where)\b", re.I)
 # Sentences that describe a probe for restricted details, not a need: a privacy-aware player
 # does not turn them into questions.
 _PROBE = re.compile(r"\b(?:probe|fish(?:ing)? for|sound out|without asking)\b", re.I)
 _SPLIT = re.compile(r"(?<=[.!?;])\s+")
+# Where a question body lists several needs ("the cost, the date and who signs").
+_PARTS = re.compile(r",|;|:|\b(?:and|plus|as well as|along with)\b")
 
 
 class ObservablePlayer:
@@ -58,13 +68,18 @@ class ObservablePlayer:
     Args:
         agent: the seat it plays.
         patience: its own turns in a row with nothing new from others before it leaves.
+        relevance: what picks the heard facts to follow up (default: the shared
+            :func:`~policies.relevance.default_relevance`, loaded on first use).
     """
 
     name = "observable"
 
-    def __init__(self, agent: AgentID, patience: int = 2) -> None:
+    def __init__(
+        self, agent: AgentID, patience: int = 2, relevance: Relevance | None = None
+    ) -> None:
         self.agent = agent
         self.patience = patience
+        self.relevance = relevance
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
         """Forget the last episode (the brief is read from each observation)."""
@@ -87,7 +102,8 @@ class ObservablePlayer:
         self.quiet = 0 if heard > self.heard else self.quiet + 1
         self.idle = 0 if len(mine) > self.sent else self.idle + 1
         self.heard, self.sent = heard, len(mine)
-        action = next_message(view)
+        self.relevance = self.relevance or default_relevance()
+        action = next_message(view, self.relevance)
         if action is not None:
             return action
         # Everyone else has had a turn since its last message, and nothing came for a while.
@@ -95,7 +111,7 @@ class ObservablePlayer:
         return AgentAction.leave() if done else AgentAction.none()
 
 
-def next_message(view: SeatView) -> AgentAction | None:
+def next_message(view: SeatView, relevance: Relevance) -> AgentAction | None:
     """The first message of its plan that it has not sent yet, or None."""
     present = [r for r in view.others if r not in view.left]
     if not present:
@@ -111,9 +127,12 @@ def next_message(view: SeatView) -> AgentAction | None:
     if private or questions:
         body = " ".join(filter(None, [_sharing(private), *questions]))
         return AgentAction.speak(body, to=present)
-    for sender, name in _follow_ups(view):
-        if sender in present and _confirm(name) not in said_dm:
-            return AgentAction.speak(_confirm(name), to=[sender])
+    pending: dict[str, list[str]] = {}
+    for fact in _follow_ups(view, relevance):
+        if fact.sender in present and _confirm(fact.name) not in said_dm:
+            pending.setdefault(fact.sender, []).append(_confirm(fact.name))
+    for sender, asks in pending.items():
+        return AgentAction.speak(" ".join(asks), to=[sender])
     return None
 
 
@@ -125,40 +144,75 @@ def _confirm(name: str) -> str:
     return f"Could you confirm the {name}?"
 
 
-def _follow_ups(view: SeatView) -> list[tuple[str, str]]:
-    """(sender, fact name) of facts others named whose name shares a word with its objective."""
-    want = stems(view.objective)
+def _follow_ups(view: SeatView, relevance: Relevance) -> list[Heard]:
+    """The facts others stated that its objective asks for (see :mod:`policies.relevance`)."""
     own = {f.name for f in view.facts}
-    out: dict[str, str] = {}
+    heard: dict[str, Heard] = {}
     for m in view.messages:
         if m.sender == view.role or m.left:
             continue
-        for name in _named_facts(m.text):
-            if name not in own and name not in out and _about(name, want):
-                out[name] = m.sender
-    return [(sender, name) for name, sender in out.items()]
+        for name, text in _named_facts(m.text):
+            if name not in own and name not in heard:
+                heard[name] = Heard(m.sender, name, text)
+    holders = {
+        role: ", ".join(
+            [role, *(d.replace("_", " ") for d, who in view.domains.items() if role in who)]
+        )
+        for role in view.others
+    }
+    return relevance.pick(need_parts(view.objective), list(heard.values()), holders)
+
+
+def need_parts(objective: str) -> list[str]:
+    """The clauses of an objective's sentences (but its probes) that may describe a need.
+
+    Context sentences count too ("I have to weigh the plant's safety record"): they are not
+    asked as questions, but they still say what the seat cares about.
+
+    Example:
+        >>> need_parts("To plan, I need the cost of the move and when the lease ends.")
+        ['the cost of the move', 'when the lease ends']
+    """
+    bodies = (_NEED.sub("", s, count=1) for s in _need_sentences(objective))
+    parts = [p.strip() for body in bodies for p in _PARTS.split(body)]
+    return [p for p in parts if len(p.split()) >= 2]
 
 
 def objective_questions(objective: str) -> list[str]:
     """What each sentence of an objective says is needed, as question bodies.
 
-    The words before the need verb go ("To price the deal, I need to know"); a sentence about
-    probing for restricted details is left out. Sentences stay whole: the judge reads a list
-    inside one question clause by clause, and splitting lists by rule scored no better on Gold.
+    The words before the need verb go ("To price the deal, I need to know"), or before the
+    colleague named as the source ("Finance should tell me"); a sentence with neither starts at
+    its first question word ("From the actuary, how fast claims grow"), and one without any is
+    context ("I'm the one taking this to the board") and is left out, as is a sentence about
+    probing for restricted details. Sentences stay whole: the judge reads a list inside one
+    question clause by clause.
 
     Example:
         >>> objective_questions("To price the deal, I need to know what the land costs and how "
         ...                     "soon permits clear. I may probe for their reserve price.")
         ['what the land costs and how soon permits clear']
+        >>> objective_questions("This goes to the board. Legal should tell me when the lease ends.")
+        ['when the lease ends']
     """
     out = []
-    for sentence in _SPLIT.split(objective.strip()):
-        if _PROBE.search(sentence):
+    for sentence in _need_sentences(objective):
+        if (m := _NEED.match(sentence) or _SOURCE.match(sentence)) is not None:
+            body = sentence[m.end() :]
+        elif (w := _WH.search(sentence)) is not None:
+            body = sentence[w.start() :]
+        else:
             continue
-        body = _NEED.sub("", sentence.strip().rstrip(".!?;"), count=1).strip()
+        body = body.strip()
         if len(body.split()) >= 2:
             out.append(body[0].lower() + body[1:])
     return out
+
+
+def _need_sentences(objective: str) -> list[str]:
+    """The sentences of the objective but its probes, end punctuation dropped."""
+    sentences = (s.strip().rstrip(".!?;") for s in _SPLIT.split(objective.strip()))
+    return [s for s in sentences if s and not _PROBE.search(s)]
 
 
 def _sharing(facts: list[Fact]) -> str:
@@ -167,17 +221,14 @@ def _sharing(facts: list[Fact]) -> str:
     return "Sharing what I can: " + " | ".join(f"{f.name}: {f.text}" for f in facts) + "."
 
 
-_NAMED = re.compile(r"(?:^|\| |: )([A-Z][^:|]{2,80}?): ")
-
-
-def _named_facts(text: str) -> list[str]:
-    """Fact names a 'Name: value | Name: value' message states."""
+def _named_facts(text: str) -> list[tuple[str, str]]:
+    """(name, value) of the facts a 'Sharing what I can: Name: value | Name: value' message states."""
     if not text.startswith("Sharing what I can: "):
         return []
     body = text[len("Sharing what I can: ") :]
-    return [part.split(": ", 1)[0].strip() for part in body.split(" | ") if ": " in part]
-
-
-def _about(name: str, want: frozenset[str] | set[str]) -> bool:
-    """Whether a fact's name shares a word with the objective (asking costs nothing else)."""
-    return not stems(name).isdisjoint(want)
+    # The message's own sentence ends after the last value, and only there.
+    body = body.split(". Could you ", 1)[0].removesuffix(".")
+    return [
+        (name.strip(), value.strip())
+        for name, _, value in (part.partition(": ") for part in body.split(" | ") if ": " in part)
+    ]

@@ -50,13 +50,42 @@ def _scramble(s: Scenario, seat: int, rng: random.Random) -> Scenario:
     return Scenario.model_validate(data)
 
 
+_ACCENT = str.maketrans("aeiouAEIOU", "áéíóúÁÉÍÓÚ")
+
+
+def _respell(text: str) -> str:
+    """Other letters, the same words: case swapped and vowels accented ("cHÍÉF")."""
+    return text.swapcase().translate(_ACCENT)
+
+
+def _disguise(s: Scenario, rng: random.Random) -> tuple[Scenario, dict[str, str]]:
+    """``s`` with everything that identifies it changed and its meaning kept: a new id and
+    sector, a goal in other words, and role names and domain keys respelled (a reader, and an
+    uncased embedding model, read "cHÍÉF fÍNÁNCÍÁL óFFÍCÉR" as "Chief Financial Officer").
+
+    Returns the scenario and the map from old role names to new ones.
+    """
+    data = s.model_dump()
+    roles = {a["role"]: _respell(a["role"]) for a in data["agents"]}
+    data["scenario_id"] = f"disguised-{rng.randrange(10**6)}"
+    data["sector"] = "undisclosed"
+    data["scenario_goal"] = f"Reach one recommendation together (matter {rng.randrange(10**6)})."
+    data["knowledge_domain_map"] = {
+        _respell(domain): [roles[o] for o in owners] for domain, owners in s.domain_owners().items()
+    }
+    for agent in data["agents"]:
+        agent["role"] = roles[agent["role"]]
+    return Scenario.model_validate(data), roles
+
+
 class _Replay:
-    """Replays a recorded sequence of actions, one per turn."""
+    """Replays a recorded sequence of actions, one per turn, recipients renamed by ``roles``."""
 
     name = "replay"
 
-    def __init__(self, agent: str, actions: list[Any]) -> None:
-        self.agent, self.actions = agent, list(actions)
+    def __init__(self, agent: str, actions: list[AgentAction], roles: dict[str, str]) -> None:
+        self.agent = agent
+        self.actions = [a.model_copy(update={"to": [roles[r] for r in a.to]}) for a in actions]
 
     def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
         """Nothing to prepare."""
@@ -77,6 +106,38 @@ class _Recorder(ObservablePlayer):
         return action
 
 
+def _gold_needs() -> dict[str, list[str]]:
+    """What a cheat could have memorised: each Gold seat's needs, keyed by visible strings."""
+    table = {}
+    for s in GOLD:
+        for a in s.agents:
+            needs = a.post_interaction_knowledge.desired_knowledge
+            table[s.scenario_goal + "/" + a.role] = needs
+            table[a.role + "/" + ",".join(s.knowledge_domain_map)] = needs
+    return table
+
+
+class _LookupCheat(_Recorder):
+    """The teacher, plus one cheat: it recognises the scenario by what it sees (the goal line
+    with its role, or its role with the domain map's keys), looks up the needs Gold lists for
+    its seat and asks for them by name. Its moves never read a hidden field of the scenario it
+    plays, so scrambling the hidden fields alone cannot catch it."""
+
+    table = _gold_needs()
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> AgentAction:
+        view = read_seat(observation["text"])
+        needs = self.table.get(view.goal + "/" + view.role) or self.table.get(
+            view.role + "/" + ",".join(view.domains)
+        )
+        action = await super().act(observation, info)
+        if needs and action.action_type == "speak" and action.to:
+            asks = " ".join(f"Could you share the {n}?" for n in needs)
+            action = AgentAction.speak(f"{action.argument} {asks}", to=action.to)
+            self.log[-1] = action
+        return action
+
+
 def _play(scenario: Scenario, players: dict[str, Any]) -> None:
     env = sotopia_tom_env.parallel_env(
         scenarios=[scenario], reward_fn=None, max_turns=30, review_scenarios=False
@@ -84,21 +145,46 @@ def _play(scenario: Scenario, players: dict[str, Any]) -> None:
     asyncio.run(play_episode(env, players, scenario=scenario))
 
 
-@pytest.mark.parametrize("index", range(0, 160, 20))
-def test_actions_do_not_change_when_hidden_fields_are_scrambled(index: int) -> None:
-    """Replay the other seats' recorded messages over a scenario whose hidden fields differ."""
-    s = GOLD[index]
+def _seats_acting_on_what_they_cannot_see(
+    s: Scenario, player: type[_Recorder], seed: int, disguise: bool = True
+) -> list[str]:
+    """Seats whose moves change when what they cannot see changes.
+
+    Every seat is played by ``player``, then each seat is played again over a copy of the
+    scenario whose hidden fields are scrambled (and, with ``disguise``, whose identifying
+    fields are changed), the other seats replaying their recorded moves. A player that decides
+    from its observation alone makes the same moves (recipients renamed).
+    """
     ids = [f"agent_{i}" for i in range(len(s.agents))]
-    original = {a: _Recorder(a) for a in ids}
+    original = {a: player(a) for a in ids}
     _play(s, original)
-    rng = random.Random(index)
+    rng = random.Random(seed)
+    failed = []
     for seat, me in enumerate(ids):
-        scrambled = _scramble(s, seat, rng)
-        assert scrambled.agents[seat] != s.agents[seat]  # its evaluation targets changed too
-        replay = {a: _Replay(a, original[a].log) for a in ids if a != me}
-        player = _Recorder(me)
-        _play(scrambled, {**replay, me: player})
-        assert player.log == original[me].log, f"{s.id} {me} acted on a field it cannot see"
+        changed, roles = _scramble(s, seat, rng), {r: r for r in s.roles}
+        if disguise:
+            changed, roles = _disguise(changed, rng)
+        replay = {a: _Replay(a, original[a].log, roles) for a in ids if a != me}
+        again = player(me)
+        _play(changed, {**replay, me: again})
+        expected = [a.model_copy(update={"to": [roles[r] for r in a.to]}) for a in original[me].log]
+        if again.log != expected:
+            failed.append(f"{s.id} {me}")
+    return failed
+
+
+@pytest.mark.parametrize("index", range(0, 160, 20))
+def test_actions_do_not_change_when_hidden_or_identifying_fields_change(index: int) -> None:
+    """The teacher's moves depend on what its seat sees, not on which scenario this is."""
+    assert _seats_acting_on_what_they_cannot_see(GOLD[index], _Recorder, index) == []
+
+
+def test_the_check_catches_a_player_that_recognises_the_scenario() -> None:
+    """A cheat that looks up its needs by the goal line or the role names passes the hidden-field
+    scramble alone, and is caught once what identifies the scenario changes as well."""
+    s = GOLD[0]
+    assert _seats_acting_on_what_they_cannot_see(s, _LookupCheat, 0, disguise=False) == []
+    assert len(_seats_acting_on_what_they_cannot_see(s, _LookupCheat, 0)) == len(s.agents)
 
 
 def test_it_is_built_without_the_scenario() -> None:

@@ -170,7 +170,7 @@ def build_silver(seed: int = SILVER_SEED) -> tuple[list[Scenario], list[Scenario
         for out, prefix, mix in ((train, "silver", SILVER_MIX), (dev, "silver-dev", SILVER_DEV_MIX)):
             k = 0
             for n_agents, count in mix:
-                knobs = Knobs(n_agents=n_agents, facts_per_agent=(4, 8), desired_per_agent=(2, 5))
+                knobs = Knobs(n_agents=n_agents, facts_per_agent=(5, 9), desired_per_agent=(2, 5))
                 for _ in range(count):
                     k += 1
                     out.append(composer.scenario(f"{prefix}-{name}-{k:03d}", knobs))
