@@ -253,7 +253,9 @@ def report(
             "values": values,
             "range": (lo, hi),
             "checked": stat in STATS,
-            "within": {n: lo <= v <= hi if stat.ceiling is None else v <= hi for n, v in values.items()},
+            "within": {
+                n: lo <= v <= hi if stat.ceiling is None else v <= hi for n, v in values.items()
+            },
             "fmt": stat.fmt,
         }
     if model is not None:
@@ -311,10 +313,21 @@ def main(argv: list[str] | None = None) -> int:
         _, model = load_embedder()
     rows = report(sets, authors, model)
     print(markdown(rows))
-    bad = [f"{n}: {label}" for label, r in rows.items() if r["checked"] for n, ok in r["within"].items() if not ok]
+    bad = outside(rows)
     if bad:
         print("outside the authors' range: " + "; ".join(bad))
     return 1 if bad else 0
+
+
+def outside(rows: dict[str, Any]) -> list[str]:
+    """``"set: statistic"`` for every checked statistic a set leaves the authors' range on."""
+    return [
+        f"{name}: {label}"
+        for label, row in rows.items()
+        if row["checked"]
+        for name, ok in row["within"].items()
+        if not ok
+    ]
 
 
 if __name__ == "__main__":

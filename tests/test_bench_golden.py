@@ -1,5 +1,8 @@
 """The scripted 160-Gold benchmark plays the very episodes it played before the layering refactor.
 
+It plays Gold v1 (``gold-v1``), the set those episodes were recorded on: Gold v2 rewrote the
+objectives, and v1 stays loadable by name so that earlier numbers can be reproduced exactly.
+
 `tests/data/gold160_digest.json` holds, per policy, the sha256 of that policy's records as
 `episodes.jsonl` held them, one line each in episode-id order, less the fields that vary from run
 to run (`wall_s`, `finished_at`). It was written by the code before the application moved out of
@@ -18,7 +21,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 DIGEST = Path(__file__).parent / "data" / "gold160_digest.json"
-ARGS = ["--scenarios", "gold", "--max-turns", "30", "--policies", "ideal,leaky,random"]
+ARGS = ["--scenarios", "gold-v1", "--max-turns", "30", "--policies", "ideal,leaky,random"]
 VARYING = ("wall_s", "finished_at")  # the clock's fields: everything else must repeat exactly
 
 

@@ -29,10 +29,17 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from scenarios.generate.banks import SECTORS, Decision, Role, SectorBank, Subject, sector_bank
+from scenarios.generate.banks import (
+    SECTORS,
+    Decision,
+    Role,
+    SectorBank,
+    Subject,
+    sector_bank,
+    voices,
+)
 from scenarios.generate.banks import common as names
 from scenarios.generate.banks.draw import PLACEHOLDER, ValueDraw
-from scenarios.generate.banks import voices
 from scenarios.generate.banks.frames import AT, KINDS, WHEN
 from scenarios.goal_line import named_in_goal
 from scenarios.io import dump, load
@@ -167,7 +174,10 @@ def build_silver(seed: int = SILVER_SEED) -> tuple[list[Scenario], list[Scenario
     train, dev = [], []
     for name in SECTORS:
         composer = _Composer(sector_bank(name), random.Random(f"silver:{seed}:{name}"))
-        for out, prefix, mix in ((train, "silver", SILVER_MIX), (dev, "silver-dev", SILVER_DEV_MIX)):
+        for out, prefix, mix in (
+            (train, "silver", SILVER_MIX),
+            (dev, "silver-dev", SILVER_DEV_MIX),
+        ):
             k = 0
             for n_agents, count in mix:
                 knobs = Knobs(n_agents=n_agents, facts_per_agent=(5, 9), desired_per_agent=(2, 5))
@@ -449,9 +459,12 @@ def _criteria_topics(agents: list[_Agent], rng: random.Random) -> list[str]:
 def _domains(
     agents: list[_Agent], units: tuple[str, ...], rng: random.Random
 ) -> dict[str, str | list[str]] | None:
-    """One domain per agent, among its role's domains whose words its title or items mention,
-    and (as the paper's scenarios have) one domain two agents share: one of their roles'
-    domains, a topic they hold or a unit (``west_campus_planning``) both mention."""
+    """One domain per agent (some get two), and one domain two agents share.
+
+    An agent's domains are its role's domains whose words its title or items mention; the
+    shared one, as the paper's maps have, is one of the two roles' domains, a topic they hold or
+    a unit (``west_campus_planning``) that both mention.
+    """
     out: dict[str, str | list[str]] = {}
     stems = [_stems(a) for a in agents]
     for a, st in zip(agents, stems, strict=True):
@@ -520,8 +533,10 @@ def _agent_record(
 
 
 def _objective(a: _Agent, context: _Context, knobs: Knobs, rng: random.Random) -> str:
-    """One hook per desired item in the seat's voice, short or long (:mod:`.banks.voices`),
-    then (with chance ``probing``) a probe at a cannot-know topic."""
+    """One hook per desired item in the seat's voice, in a short or a long objective.
+
+    See :mod:`.banks.voices`; then (with chance ``probing``) a probe at a cannot-know topic.
+    """
     seat = rng.choices(voices.VOICES, voices.VOICE_WEIGHTS)[0]
 
     def voice() -> str:
@@ -622,7 +637,9 @@ def main(argv: list[str] | None = None) -> None:
     silver, dev = build_silver(args.seed)
     dump(silver, args.out)
     dump(dev, args.dev_out)
-    print(f"wrote {len(silver)} scenarios to {args.out}, {len(dev)} to {args.dev_out} (seed {args.seed})")
+    print(
+        f"wrote {len(silver)} scenarios to {args.out}, {len(dev)} to {args.dev_out} (seed {args.seed})"
+    )
 
 
 if __name__ == "__main__":

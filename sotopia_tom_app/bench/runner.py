@@ -52,6 +52,11 @@ class BenchConfig(BaseModel):
         default=None, ge=1, description="Only N scenarios, drawn round-robin over sectors."
     )
     limit_seed: int = Field(default=0, ge=0, description="Seed of the --limit draw.")
+    skip_invalid: bool = Field(
+        default=False,
+        description="Leave out scenarios that fail the review rules instead of refusing the run "
+        "(for third-party files: the paper authors' file has one such scenario).",
+    )
     limit_sampling: Literal["first", "by-sector"] = Field(
         default="by-sector",
         description="How --limit picks: 'by-sector' (seeded round-robin over sectors), or "
@@ -140,14 +145,18 @@ class Job:
 def select_scenarios(config: BenchConfig) -> list[Scenario]:
     """The scenarios of the run: in file order, or the ``limit`` drawn by sector.
 
-    ``scenario_ids`` filters first; ``limit`` then keeps N of the rest (see
-    :func:`sample_by_sector`), so a small run still covers every sector it can.
+    ``skip_invalid`` first leaves out scenarios with validation errors; ``scenario_ids`` filters
+    next; ``limit`` then keeps N of the rest (see :func:`sample_by_sector`), so a small run
+    still covers every sector it can.
 
     Raises:
         ValueError: if a wanted scenario id is not in the set.
         scenarios.InvalidScenario: if a chosen scenario fails validation (before anything runs).
     """
     chosen = scenario_sets.load(config.scenarios)
+    if config.skip_invalid:
+        reports = scenario_sets.validate_all(chosen)
+        chosen = [s for s, r in zip(chosen, reports, strict=True) if not r.errors]
     if config.scenario_ids:
         wanted = set(config.scenario_ids)
         chosen = [s for s in chosen if s.id in wanted]

@@ -22,6 +22,7 @@ from sotopia_tom_app.cli import (
     run,
     serve,
     show,
+    stats,
     train,
     validate,
 )
@@ -41,6 +42,7 @@ app.callback()(root.root)
 app.add_typer(listing.list_app, name="list")
 app.command()(show.show)
 app.command()(validate.validate)
+app.command()(stats.stats)
 app.command()(run.run)
 app.command()(play.play)
 app.command("judge")(judge.judge_cmd)

@@ -28,6 +28,14 @@ PoliciesOpt = Annotated[
 ]
 ScenarioSetOpt = Annotated[str, typer.Option("--scenarios", help="gold, silver, tiny or a path.")]
 ScenarioIdsOpt = Annotated[str | None, typer.Option(help="Comma-separated scenario ids to play.")]
+SkipInvalidOpt = Annotated[
+    bool,
+    typer.Option(
+        "--skip-invalid",
+        help="Leave out scenarios that fail `sotopia-tom validate` instead of refusing the run "
+        "(third-party files; config.json records it).",
+    ),
+]
 LimitOpt = Annotated[
     int | None,
     typer.Option(
@@ -80,6 +88,7 @@ def bench(
     policies: PoliciesOpt = "basic,cot,tom_coach,tom_belief,self_focused,ideal,random",
     scenario_set: ScenarioSetOpt = "gold",
     scenario_ids: ScenarioIdsOpt = None,
+    skip_invalid: SkipInvalidOpt = False,
     limit: LimitOpt = None,
     limit_seed: LimitSeedOpt = 0,
     seeds: SeedsOpt = "0",
@@ -109,10 +118,11 @@ def bench(
 
     judge_ep = checked_judge_endpoint(judge, model, base_url, judge_model, judge_base_url)
     config = _config(
-        policies=policies, scenario_set=scenario_set, scenario_ids=scenario_ids, limit=limit,
-        limit_seed=limit_seed, seeds=seeds, judge=judge, judge_ep=judge_ep, max_turns=max_turns,
-        max_stale_turns=max_stale_turns, player_options=player_options, max_tokens=max_tokens,
-        save_calls=save_calls, model=model, base_url=base_url,
+        policies=policies, scenario_set=scenario_set, scenario_ids=scenario_ids,
+        skip_invalid=skip_invalid, limit=limit, limit_seed=limit_seed, seeds=seeds, judge=judge,
+        judge_ep=judge_ep, max_turns=max_turns, max_stale_turns=max_stale_turns,
+        player_options=player_options, max_tokens=max_tokens, save_calls=save_calls, model=model,
+        base_url=base_url,
     )  # fmt: skip
     try:
         ray = orchestrate.ray_endpoints(
@@ -149,6 +159,7 @@ def _config(
     policies: str,
     scenario_set: str,
     scenario_ids: str | None,
+    skip_invalid: bool,
     limit: int | None,
     limit_seed: int,
     seeds: str,
@@ -175,6 +186,7 @@ def _config(
     return BenchConfig(
         scenarios=scenario_set,
         scenario_ids=checks.names(scenario_ids, "--scenario-ids") if scenario_ids else None,
+        skip_invalid=skip_invalid,
         limit=limit,
         limit_seed=limit_seed_choice(limit, limit_seed),
         policies=names,
