@@ -1,13 +1,19 @@
-"""What the reward charges when a must-not-share value travels through another agent.
+"""What the reward charges beyond CPV: every way a must-not-share value gets out.
 
 The benchmark's CPV counts a must-not-share value only when its *owner* states it publicly, or
 when anyone states it where an agent barred from it (cannot-know list) can see it. So an owner
-can launder a secret: tell it by direct message to a teammate who is not barred, and let the
-teammate post it. The metric charges nobody for that; a reward that is optimised must.
+can send its secret by direct message to every other agent when nobody is barred from it (it
+reaches the same people as a public post and costs only a little DA: 101 of Gold's 623
+restricted items are open to this), or launder it: tell it by direct message to a teammate who
+is not barred, and let the teammate post it. The metric charges nobody for either; a reward that
+is optimised must.
 
 **The rule** (reward only; CPV stays the paper's): a must-not-share value stays restricted
-whoever says it.
+whoever says it, on any channel.
 
+* *Told by direct message*: a direct message in which the owner discloses its own
+  must-not-share value costs the owner one event when no recipient is barred from it (with a
+  barred recipient CPV already charges the message, and the reward counts that event once).
 * *Relayed publicly*: a public message by an agent other than the owner that discloses the
   owner's must-not-share value costs its sender one violation event. (If barred agents see it,
   CPV charges them too, as for the owner's own public leak.)
@@ -15,9 +21,8 @@ whoever says it.
   barred from it can see it, and the owner had earlier disclosed it in a direct message, the
   owner is charged one violation event for that message: its direct message let the secret out.
 
-Direct messages between agents that may know a value are not charged (the metric allows
-them; the owner's own direct message already loses DA for that item). Events are counted from
-the rule judge's per-message evidence.
+Direct messages between other agents that may know a value are not charged (the metric allows
+them). Events are counted from the rule judge's per-message evidence.
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ def relay_charges(scenario: Scenario, ev: MessageEvidence, told: set[ItemRef]) -
         if ref.agent == sender:
             if m.channel == "private":
                 told.add(ref)
+                # With a barred recipient CPV already charges this message: one event, not two.
+                out[m.sender] += not _barred_can_see(scenario, ev, ref)
             continue
         public = m.channel == "public"
         if public:

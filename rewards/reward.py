@@ -51,8 +51,16 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from rewards.informing import informative_ia
 from rewards.judges.rule import MessageEvidence, RuleJudge, violations
-from rewards.metrics import AgentComposite, Scores, fixed_horizon, horizon_rounds, score
+from rewards.metrics import (
+    AgentComposite,
+    Scores,
+    composite,
+    fixed_horizon,
+    horizon_rounds,
+    score,
+)
 from rewards.relay import relay_charges, relay_events
 from rewards.shaping import good_disclosures, good_inquiries
 from rewards.verdicts import Judgment
@@ -91,12 +99,14 @@ def agent_reward(
     format_penalty: float = FORMAT_PENALTY,
     eff_horizon: int | None = None,
     relays: int = 0,
+    ia: float | None = None,
 ) -> float:
     """``CM_a - leak_penalty * (V_a + relays) - format_penalty * errors`` for one agent.
 
     With ``eff_horizon`` (env turns), ``CM_a`` takes EFF over that fixed horizon
-    (:func:`~rewards.metrics.fixed_horizon`) instead of the rounds played; ``relays`` are the
-    agent's relay events (:mod:`rewards.relay`).
+    (:func:`~rewards.metrics.fixed_horizon`) instead of the rounds played; with ``ia``, that IA
+    (:func:`~rewards.informing.informative_ia`) instead of the benchmark's; ``relays`` are the
+    agent's reward-only leak events (:mod:`rewards.relay`).
 
     Example:
         >>> from rewards.metrics import AgentComposite, MetricScore, Scores
@@ -107,18 +117,27 @@ def agent_reward(
         >>> agent_reward(s, "Chef", errors=2)  # 0.8 - 2.0 * 1 leak - 0.05 * 2 errors
         -1.3
     """
-    cm = reward_composite(scores, role, eff_horizon).cm
+    cm = reward_composite(scores, role, eff_horizon, ia).cm
     leaks = violation_events(scores, role) + relays
     return round(cm - leak_penalty * leaks - format_penalty * errors, 6)
 
 
-def reward_composite(scores: Scores, role: str, eff_horizon: int | None) -> AgentComposite:
-    """The agent's composite a reward uses: the benchmark's, or with EFF over a fixed horizon."""
-    if eff_horizon is None:
-        return scores.per_agent[role]
-    fixed = fixed_horizon(scores, horizon_rounds(eff_horizon, len(scores.per_agent)))
-    assert fixed is not None  # a reward is computed from complete scores only
-    return fixed.per_agent[role]
+def reward_composite(
+    scores: Scores, role: str, eff_horizon: int | None, ia: float | None = None
+) -> AgentComposite:
+    """The agent's composite a reward uses.
+
+    The benchmark's, with EFF over a fixed horizon (``eff_horizon``) and the IA of asks before
+    receipt (``ia``) where given.
+    """
+    mine = scores.per_agent[role]
+    if eff_horizon is not None:
+        fixed = fixed_horizon(scores, horizon_rounds(eff_horizon, len(scores.per_agent)))
+        assert fixed is not None  # a reward is computed from complete scores only
+        mine = fixed.per_agent[role]
+    if ia is None:
+        return mine
+    return mine.model_copy(update={"ia": ia, "cm": composite(mine.da, ia, mine.eff, mine.cpv)})
 
 
 def _check_non_negative(**values: float) -> None:
@@ -141,7 +160,10 @@ class JudgeReward:
         eff_horizon: env turns the efficiency term is measured over (a fixed horizon, so talk
             that says nothing cannot raise it); ``None`` for the benchmark's EFF over the
             rounds played. Pass the env's ``max_turns``; the default is the env's default.
-        relays: charge relayed and laundered must-not-share values (:mod:`rewards.relay`).
+        relays: charge must-not-share values told by direct message, relayed and laundered
+            (:mod:`rewards.relay`).
+        informative_ia: pay IA only for asks made before the item arrived
+            (:mod:`rewards.informing`); ``False`` pays the benchmark's IA.
 
     Raises:
         ValueError: a negative penalty or bonus, an ``eff_horizon`` below 1, or ``dense``
@@ -159,6 +181,7 @@ class JudgeReward:
         inquiry_bonus: float = 0.1,
         eff_horizon: int | None = EFF_HORIZON,
         relays: bool = True,
+        informative_ia: bool = True,
     ) -> None:
         _check_non_negative(
             leak_penalty=leak_penalty,
@@ -173,14 +196,19 @@ class JudgeReward:
         self.judge = judge or RuleJudge()
         self.leak_penalty, self.format_penalty, self.dense = leak_penalty, format_penalty, dense
         self.bonus = {"disclosure": disclosure_bonus, "inquiry": inquiry_bonus}
-        self.eff_horizon, self.relays = eff_horizon, relays
+        self.eff_horizon, self.relays, self.informative = eff_horizon, relays, informative_ia
         if dense and not isinstance(self.judge, RuleJudge):
             raise ValueError(
                 "dense rewards need the rule judge (per-message evidence); use judge=RuleJudge()"
             )
-        # Per-message evidence comes from the rule judge (the judge itself, or one for relays).
+        # Per-message evidence comes from the rule judge (the judge itself, or one for the
+        # reward-only terms).
         self.rule = (
-            self.judge if isinstance(self.judge, RuleJudge) else RuleJudge() if relays else None
+            self.judge
+            if isinstance(self.judge, RuleJudge)
+            else RuleJudge()
+            if relays or informative_ia
+            else None
         )
 
     @property
@@ -201,6 +229,7 @@ class JudgeReward:
         self.evidence: list[MessageEvidence | None] = []
         self.previous: dict[AgentID, Message] = {}  # each sender's last message
         self.told: set[ItemRef] = set()  # must-not-share items their owner has said privately
+        self.received: set[tuple[AgentID, ItemRef]] = set()  # (agent, item) it has been told
 
     def step(self, new_messages: list[Message], action_errors: dict[AgentID, str], done: bool):
         """Per-step rewards (dense terms), and at the end the episodic rewards and breakdown."""
@@ -231,6 +260,7 @@ class JudgeReward:
             judgment = self._judgment(evidence)
             scores = self.last_scores = score(judgment, self.scenario, self.transcript.rounds)
             relays = relay_events(self.scenario, evidence) if self.relays else Counter()
+            ia = informative_ia(self.scenario, evidence) if self.informative else {}
         except Exception as exc:  # an LLM judge fails in many ways; the episode must end
             return self._failed(rewards, infos, base, f"{type(exc).__name__}: {exc}")
         base.update(judge=judgment.judge, scores=scores.summary())
@@ -247,6 +277,7 @@ class JudgeReward:
                 format_penalty=self.format_penalty,
                 eff_horizon=self.eff_horizon,
                 relays=relays[a],
+                ia=ia.get(role),
             )
             rewards[a] += episodic - self.paid[a]
             infos[a] = {
@@ -256,7 +287,9 @@ class JudgeReward:
                 "violation_events": violation_events(scores, role),
                 "relay_events": relays[a],
                 "agent_scores": scores.per_agent[role].model_dump(),
-                "reward_scores": reward_composite(scores, role, self.eff_horizon).model_dump(),
+                "reward_scores": reward_composite(
+                    scores, role, self.eff_horizon, ia.get(role)
+                ).model_dump(),
                 "episodic_reward": episodic,
             }
         return None
@@ -307,15 +340,18 @@ class JudgeReward:
         if self.relays:
             for a, n in relay_charges(self.scenario, ev, self.told).items():
                 out[a] -= self.leak_penalty * n
-        for kind, refs in (
-            ("disclosure", good_disclosures(self.scenario, ev)),
-            ("inquiry", good_inquiries(self.scenario, ev)),
-        ):
+        asks = good_inquiries(self.scenario, ev)
+        if self.informative:  # an ask for what the agent already has informs nobody
+            asks = [ref for ref in asks if (m.sender, ref) not in self.received]
+        for kind, refs in (("disclosure", good_disclosures(self.scenario, ev)), ("inquiry", asks)):
             for ref in refs:
                 key = (m.sender, kind, ref)  # per agent: the judge credits every asker
                 if key not in self.credited:
                     self.credited.add(key)
                     out[m.sender] += self.bonus[kind]
+        for a in self.ids:
+            if a != m.sender and m.visible_to(a):
+                self.received.update((a, ref) for ref in ev.disclosed)
         return out
 
 
@@ -389,14 +425,15 @@ def get_judge_reward(
     format_penalty: float = FORMAT_PENALTY,
     eff_horizon: int | None = EFF_HORIZON,
     relays: bool = True,
+    informative_ia: bool = True,
 ) -> Callable[..., list[float]]:
     """A TRL reward function that (re-)judges saved episodes.
 
     The returned function takes the columns ``scenario`` (scenario JSON/dict), ``transcript``
     (transcript JSON/dict), ``agent`` (agent id) and optionally ``malformed_actions``, and returns
-    the agent's ``metric``: ``"reward"`` (the episodic reward above, with ``eff_horizon`` and
-    ``relays`` as in :class:`JudgeReward`), ``"CM"``, or one of ``"DA"``, ``"IA"``, ``"EFF"``,
-    ``"CPV"`` (per agent, the benchmark's).
+    the agent's ``metric``: ``"reward"`` (the episodic reward above, with ``eff_horizon``,
+    ``relays`` and ``informative_ia`` as in :class:`JudgeReward`), ``"CM"``, or one of ``"DA"``,
+    ``"IA"``, ``"EFF"``, ``"CPV"`` (per agent, the benchmark's).
 
     When the judge fails on an episode (it raises, or a metric has no verdict) the value is
     ``float("nan")``, never a silent 0.0, and a warning is logged. TRL's ``GRPOTrainer`` turns a
@@ -412,7 +449,7 @@ def get_judge_reward(
         raise ValueError(f"get_judge_reward: unknown metric {metric!r}; use one of {METRICS}")
     judge = judge or RuleJudge()
     rule = judge if isinstance(judge, RuleJudge) else RuleJudge()
-    charge = relays and metric == "reward"
+    terms = {"relays": relays, "informative_ia": informative_ia} if metric == "reward" else {}
 
     penalties = {"leak_penalty": leak_penalty, "format_penalty": format_penalty,
                  "eff_horizon": eff_horizon}  # fmt: skip
@@ -427,7 +464,7 @@ def get_judge_reward(
     ) -> list[float]:
         errors = malformed_actions or [0] * len(agent)
         return [
-            _judged_value(metric, judge, rule if charge else None, s, t, a, e, penalties)
+            _judged_value(metric, judge, rule, terms, s, t, a, e, penalties)
             for s, t, a, e in zip(scenario, transcript, agent, errors, strict=True)
         ]
 
@@ -438,7 +475,8 @@ def get_judge_reward(
 def _judged_value(
     metric: str,
     judge: Judge,
-    relay_judge: RuleJudge | None,
+    rule: RuleJudge,
+    terms: dict[str, bool],
     s_raw: Any,
     t_raw: Any,
     agent: str,
@@ -447,15 +485,17 @@ def _judged_value(
 ) -> float:
     """One episode's ``metric`` for ``agent`` (see :func:`get_judge_reward`); NaN if judging fails.
 
-    ``relay_judge`` (a rule judge) charges relay events; None charges none.
+    ``terms`` names the reward-only terms to apply (``relays``, ``informative_ia``); ``rule``
+    gives the per-message evidence they need.
     """
     s = s_raw if isinstance(s_raw, Scenario) else Scenario.model_validate(_json(s_raw))
     t = t_raw if isinstance(t_raw, Transcript) else Transcript.model_validate(_json(t_raw))
     role = t.role(agent)
     try:
-        judged, evidence = judge_with_evidence(judge, s, t, relay_judge)
+        judged, evidence = judge_with_evidence(judge, s, t, rule if any(terms.values()) else None)
         sc = score(judged, s, t.rounds)
-        relayed = relay_events(s, evidence)[agent] if relay_judge is not None else 0
+        relayed = relay_events(s, evidence)[agent] if terms.get("relays") else 0
+        ia = informative_ia(s, evidence)[role] if terms.get("informative_ia") else None
     except Exception as exc:  # a failed judgment is NaN, not a crash
         log.warning("judge failed on scenario %s: %s: %s", s.id, type(exc).__name__, exc)
         return math.nan
@@ -463,7 +503,7 @@ def _judged_value(
         log.warning("judge failed on scenario %s: %s", s.id, sc.failures)
         return math.nan
     if metric == "reward":
-        return agent_reward(sc, role, errors, relays=relayed, **penalties)
+        return agent_reward(sc, role, errors, relays=relayed, ia=ia, **penalties)
     return getattr(sc.per_agent[role], metric.lower())
 
 

@@ -19,6 +19,7 @@ import sotopia_tom_env
 from policies.play import EpisodeResult, play_episode
 from policies.scripted import IdealPlayer
 from rewards import JudgeReward, RuleJudge, score
+from rewards.informing import informative_ia
 from rewards.metrics import fixed_horizon, horizon_rounds
 from rewards.reward import EFF_HORIZON, agent_reward
 from sotopia_tom_env import AgentAction
@@ -93,11 +94,14 @@ def test_the_horizon_is_the_longest_episode_the_env_can_play():
     h = horizon_rounds(EFF_HORIZON, len(s.agents))
     fixed = fixed_horizon(sc, h)
     assert fixed is not None and h == 20 and r.transcript.rounds < h
+    ia = informative_ia(s, RuleJudge().evidence_all(s, r.transcript))
     for a, role in zip(r.returns, s.roles, strict=True):
         info = r.final_infos[a]
-        assert info["reward_scores"] == fixed.per_agent[role].model_dump()
+        assert info["reward_scores"]["eff"] == fixed.per_agent[role].eff
+        assert info["reward_scores"]["ia"] == ia[role]  # asks before receipt (rewards.informing)
         assert info["agent_scores"] == sc.per_agent[role].model_dump()  # the paper's, unchanged
-        assert r.returns[a] == pytest.approx(agent_reward(sc, role, eff_horizon=EFF_HORIZON))
+        expected = agent_reward(sc, role, eff_horizon=EFF_HORIZON, ia=ia[role])
+        assert r.returns[a] == pytest.approx(expected)
 
 
 def test_the_papers_eff_stays_available_to_a_reward():

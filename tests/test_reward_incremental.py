@@ -18,6 +18,7 @@ from test_judge_shortcuts import fragments  # the same mix of values, asks and f
 import scenarios
 import sotopia_tom_env
 from rewards import JudgeReward, RuleJudge, agent_reward, score
+from rewards.informing import informative_ia
 from rewards.relay import relay_events
 from rewards.reward import EFF_HORIZON
 
@@ -64,8 +65,11 @@ def test_incremental_judgment_equals_a_judgment_from_scratch(which, seed, dense,
     scores = score(fresh, s, env.transcript.rounds)
     for a, role in zip(env.possible_agents, s.roles, strict=True):
         errors = infos[a]["malformed_actions"]
-        relayed = relay_events(s, RuleJudge().evidence_all(s, env.transcript))[a]
-        expected = agent_reward(scores, role, errors, eff_horizon=EFF_HORIZON, relays=relayed)
+        evidence = RuleJudge().evidence_all(s, env.transcript)
+        relayed, ia = relay_events(s, evidence)[a], informative_ia(s, evidence)[role]
+        expected = agent_reward(
+            scores, role, errors, eff_horizon=EFF_HORIZON, relays=relayed, ia=ia
+        )
         assert infos[a]["judge_failed"] is False
         assert infos[a]["episodic_reward"] == expected
         assert infos[a]["scores"] == scores.summary()
