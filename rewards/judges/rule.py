@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rewards.judges import structural
 from rewards.judges.evidence import Reading, ScenarioIndex
 from rewards.verdicts import (
     MAX_EVIDENCE,
@@ -108,9 +109,11 @@ class RuleJudge:
     ) -> list[MessageEvidence]:
         """The evidence of every message, in order (``known``: see :meth:`judge`)."""
         before = previous_messages(transcript.messages)
-        return [
+        evidence = [
             self._reuse(known, i, m, scenario, before[i]) for i, m in enumerate(transcript.messages)
         ]
+        # Confirmations and relative statements: what no single value of a message shows.
+        return structural.extend(scenario, self.index(scenario), evidence)
 
     def judge(
         self,
