@@ -55,12 +55,20 @@ train: setup
 
 # Every stage of the cpu-small pipeline, the base model's prompted strategies and the scripted
 # players on all 160 Gold scenarios (30 steps, rule judge), then the paired differences between
-# consecutive stages. Resumable: rerun to finish; naming more policies plays only the new ones.
+# consecutive stages; the same on the paper authors' scenario file when it is there (read in
+# place, never copied; its one scenario the validator refuses is left out). Resumable: rerun
+# to finish; naming more policies plays only the new ones.
 STAGES := trained:runs/train/sft-cpu-small,trained:runs/train/sft-dagger-cpu-small,trained:runs/train/sft-dagger2-cpu-small,trained:runs/train/sft-best-reply-cpu-small,trained:runs/train/sft-best-reply-2-cpu-small
+EVAL_POLICIES := $(STAGES),basic,cot,tom,tom_coach,tom_belief,self_focused,observable,ideal,random
+AUTHORS ?= ../shared/reference-scenarios/rebuttal_ablation_scenarios.json
 evaluate: setup
-	$(BIN)/sotopia-tom bench --scenarios gold --max-turns 30 --out runs/gold160 \
-	  --policies $(STAGES),basic,cot,tom,tom_coach,tom_belief,self_focused,observable,ideal,random
+	$(BIN)/sotopia-tom bench --scenarios gold --max-turns 30 --out runs/gold160 --policies $(EVAL_POLICIES)
 	$(BIN)/sotopia-tom report runs/gold160 --paired $(STAGES)
+	@if [ -f "$(AUTHORS)" ]; then \
+	  $(BIN)/sotopia-tom bench --scenarios $(AUTHORS) --skip-invalid --max-turns 30 --out runs/authors \
+	    --policies $(EVAL_POLICIES) && \
+	  $(BIN)/sotopia-tom report runs/authors --paired $(STAGES); \
+	else echo "$(AUTHORS) not found: the authors' set is skipped (AUTHORS=PATH names it)"; fi
 
 lint: setup
 	$(BIN)/ruff check .
