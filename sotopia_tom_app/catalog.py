@@ -17,8 +17,10 @@ from scenarios.io import SHIPPED_SETS
 
 SET_NOTES = {
     "tiny": "three small scenarios (3, 4 and 5 agents) for tests and quick checks",
-    "gold": "written by hand for evaluation, 20 per sector",
-    "silver": "procedural, for training; shares no scenario with gold",
+    "gold": "written by hand for evaluation, 20 per sector; objectives in the paper authors' manner (v2)",
+    "gold-v1": "gold with its first objectives, which name the needed items; for reproducing earlier numbers",
+    "silver": "procedural, for training, in several voices; shares no scenario with gold",
+    "silver-dev": "80 more procedural scenarios that training never reads: decide recipes here",
 }
 """One line per shipped set (a test checks every shipped set has one)."""
 

@@ -12,6 +12,7 @@ import importlib.metadata
 import json
 import re
 from contextlib import contextmanager
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -355,3 +356,15 @@ def test_recipient_hint_never_suggests_the_sender_itself():
     assert "valid: 'Chief Nursing Officer', 'IT Security Lead'" in str(own.value)
     with pytest.raises(RecipientError, match="did you mean 'Finance Director'"):
         roster.resolve("Finance Directr", sender="agent_1")
+
+
+def test_stats_prints_the_table_beside_a_reference_file_and_fails_outside_its_range():
+    """`sotopia-tom stats` reads sets and files; exit 1 when a set leaves the reference's range."""
+    tiny = str(resources.files("scenarios") / "data" / "tiny.json")
+    result = invoke("stats", "gold", "gold-v1", "--authors", tiny)
+    assert "need-name overlap (mean)" in result.stdout and "| gold | gold-v1 |" in result.stdout
+    assert result.exit_code == 1 and "outside the authors' range" in result.stdout
+    rows = json.loads(invoke("stats", "gold", "--authors", tiny, "--json").stdout)
+    assert rows["need-name overlap (mean)"]["values"]["gold"] < 0.05
+    missing = invoke("stats", "gold", "--authors", "no/such/file.json")
+    assert missing.exit_code == 2 and "no/such/file.json" in missing.output

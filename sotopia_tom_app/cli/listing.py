@@ -26,9 +26,10 @@ def list_sets(as_json: AsJsonOpt = False) -> None:
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
+    width = max(len(r["set"]) for r in rows) + 1
     for r in rows:
         agents = "/".join(map(str, r["agents"]))
-        typer.echo(f"{r['set']:<8}{r['scenarios']:>5} scenarios  {len(r['sectors'])} sectors  "
+        typer.echo(f"{r['set']:<{width}}{r['scenarios']:>4} scenarios  {len(r['sectors'])} sectors  "
                    f"{agents} agents  {r['about']}")  # fmt: skip
     typer.echo(
         "Any scenario file or folder in the benchmark's format works too (validate it first)."
