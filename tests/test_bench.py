@@ -408,3 +408,32 @@ def test_a_trained_policy_whose_adapter_changed_is_not_resumed(tmp_path):
     (adapter / "sotopia_tom.json").write_text('{"strategy": "cot"}')  # a card plays differently
     assert fingerprints([name]) != changed.adapters
     assert json.loads((out / "config.json").read_text())["adapters"] == first  # nothing rewritten
+
+
+def test_cross_play_seats_the_policy_in_every_seat_and_scores_that_seat(tmp_path):
+    """`--partners`: one episode per seat, the tested policy in it and the partners elsewhere;
+    the row is the tested seat's own scores, and a rerun resumes."""
+    from sotopia_tom_app.bench.summary import metric_table
+
+    out = tmp_path / "cross"
+    args = ["--policies", "leaky", "--partners", "observable", "--max-turns", "12"]
+    result = bench_here(out, *args)
+    assert result.exit_code == 0, result.output
+    records = list(read_records(out / EPISODES_FILE))
+    scenarios_played = {r.scenario.id: len(r.scenario.agents) for r in records}
+    assert len(records) == sum(scenarios_played.values())  # every seat of every scenario
+    assert {(r.scenario.id, r.seat) for r in records} == {
+        (sid, f"agent_{k}") for sid, n in scenarios_played.items() for k in range(n)
+    }
+    for r in records:
+        assert r.partners == "observable"
+        leaks = [t for t in r.transcript.messages if t.sender != r.seat]
+        assert all("Full transparency" not in m.text for m in leaks)  # partners are observable
+    row = metric_table(records)["leaky beside observable"]
+    seat_cpv = [r.scores.per_agent[r.scenario.roles[int(r.seat[-1])]].cpv for r in records]
+    assert row["CPV"]["mean"] == pytest.approx(sum(seat_cpv) / len(seat_cpv))
+    assert row["CPV"]["mean"] > 0  # the leaky seat's own leaks, not the partners'
+    again = bench_here(out, *args)
+    assert again.exit_code == 0 and "0 to play" in again.output
+    bad = bench_here(tmp_path / "bad", "--policies", "ideal", "--partners", "ideal,observable")
+    assert bad.exit_code == 2 and "--partners" in bad.output

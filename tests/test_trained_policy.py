@@ -139,6 +139,18 @@ def test_bench_plays_the_base_model_first_then_each_adapter_alone(adapter, tmp_p
         ({f"trained:{other}"}, specs[1]),
     ]
     assert _phases(names, "http://host/v1") == [(set(names), None)]  # their server
+    # Cross-play mixes weights in one episode: an adapter beside the base model's prompted
+    # partners, or two adapters, is served through LoRA; beside scripted partners, merged.
+    tested = [f"trained:{adapter}", "ideal", f"trained:{other}"]
+    assert _phases(tested, None, "basic") == [
+        ({"ideal"}, None),
+        ({f"trained:{adapter}"}, (specs[0],)),
+        ({f"trained:{other}"}, (specs[1],)),
+    ]
+    assert _phases(tested, None, "observable")[1] == ({f"trained:{adapter}"}, specs[0])
+    mixed = _phases(tested, None, f"trained:{adapter}")
+    assert ({"ideal", f"trained:{adapter}"}, specs[0]) in mixed  # beside the adapter: merged
+    assert any(w == tuple(sorted(specs[:2], key=lambda s: s.path)) for _, w in mixed)
 
 
 def test_each_bench_phase_plays_only_its_own_policies_on_its_own_client(

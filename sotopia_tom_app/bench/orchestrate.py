@@ -42,26 +42,33 @@ def play(run: BenchRun, backends: Backends, concurrency: int) -> None:
             run.note_budgets(None)  # the workers' --base-url endpoints do not say their context
         play_on_ray(run, backends, concurrency)
         return
-    for only, spec in phases(run.config.policies, backends.base_url):
+    for only, weights in phases(run.config.policies, backends.base_url, run.config.partners):
         left = run.count(only)
         if left:
-            play_phase(run, backends, concurrency, (only, spec), left)
+            play_phase(run, backends, concurrency, (only, weights), left)
 
 
 def play_phase(
     run: BenchRun, backends: Backends, concurrency: int, phase: tuple[set[str], Any], left: int
 ) -> None:
-    """Play the ``left`` episodes of one phase's policies on the weights they need."""
+    """Play the ``left`` episodes of one phase's policies on the weights they need.
+
+    ``phase`` is ``(policies, weights)`` as :func:`phases` gives it: one adapter is served merged
+    into the base model, several (or one beside the base model) through LoRA.
+    """
     from policies import SCRIPTED
     from sotopia_tom_app.bench.judging import judge_client
 
-    only, spec = phase
-    need = any(p not in SCRIPTED for p in only)
+    only, weights = phase
+    partners = run.config.partners
+    need = any(p not in SCRIPTED for p in (*only, *([partners] if partners else [])))
     model, base_url = backends.model, backends.base_url
+    spec = weights if weights is not None and not isinstance(weights, tuple) else None
+    lora = weights if isinstance(weights, tuple) else ()
     with (
         merged_client(model, spec, concurrency)
         if spec
-        else players_client(need, model, base_url, (), concurrency) as client,
+        else players_client(need, model, base_url, lora, concurrency) as client,
         # The merged weights are not the base model: an LLM judge gets its own.
         judge_client(
             run.config.judge, None if spec else client, (model, base_url), backends.judge
@@ -152,21 +159,36 @@ def play_on_ray(run: BenchRun, backends: Backends, concurrency: int) -> None:
                      on_record=lambda _: bar.update())  # fmt: skip
 
 
-def phases(names: list[str], base_url: str | None) -> list[tuple[set[str], Any]]:
-    """The bench's policies grouped by the weights they play with, as ``(names, adapter)``.
+def phases(
+    names: list[str], base_url: str | None, partners: str | None = None
+) -> list[tuple[set[str], Any]]:
+    """The bench's policies grouped by the weights they play with, as ``(names, weights)``.
 
-    A local run plays the base model's policies first, then each adapter's on its own server
-    with the adapter merged in (``policies.trained`` says why); an endpoint of your own
-    (``--base-url``) serves them all at once.
+    ``weights`` is None (the base model, or scripted players), one adapter spec (served merged
+    into the base model), or a tuple of specs for an episode that mixes an adapter with another
+    one or with the base model (cross-play with ``partners``: served through LoRA, 13 times
+    slower on CPU). A local run plays the base model's policies first, then each adapter's on
+    its own server (``policies.trained`` says why); an endpoint of your own (``--base-url``)
+    serves them all at once.
     """
+    from policies import SCRIPTED
     from policies.trained import parse_trained
 
     if base_url:
         return [(set(names), None)]
-    groups: dict[str | None, tuple[set[str], Any]] = {}
+    groups: dict[Any, tuple[set[str], Any]] = {}
     for n in names:  # trained:X and trained:X+cot share the same weights
-        spec = parse_trained(n)
-        groups.setdefault(spec and spec.path, (set(), spec))[0].add(n)
+        players = [n, partners] if partners else [n]
+        specs = {s.path: s for p in players if (s := parse_trained(p)) is not None}
+        base = any(parse_trained(p) is None and p not in SCRIPTED for p in players)
+        if not specs:
+            weights = None
+        elif len(specs) == 1 and not base:
+            weights = next(iter(specs.values()))
+        else:
+            weights = tuple(specs[k] for k in sorted(specs))
+        key = (frozenset(specs), base and bool(specs))
+        groups.setdefault(key, (set(), weights))[0].add(n)
     return sorted(groups.values(), key=lambda phase: phase[1] is not None)
 
 

@@ -42,6 +42,12 @@ class EpisodeRecord(BaseModel):
 
     episode_id: str = Field(description="Stable key: policy label, scenario id and seed.")
     policy: str = Field(description="Policy label, e.g. 'ideal' or 'basic'.")
+    partners: str | None = Field(
+        default=None, description="Cross-play: the policy of the other seats (None: self-play)."
+    )
+    seat: str | None = Field(
+        default=None, description="Cross-play: the agent id the policy under test played."
+    )
     model: str | None = None
     seed: int = 0
     max_turns: int = 60

@@ -63,6 +63,11 @@ class BenchConfig(BaseModel):
         "'first' (the first N in file order; only configs saved before the draw existed).",
     )
     policies: list[str]
+    partners: str | None = Field(
+        default=None,
+        description="Cross-play: every seat of a scenario in turn is played by the policy under "
+        "test and the others by this policy; the report gives the tested seat's own scores.",
+    )
     seeds: list[int] = Field(default_factory=lambda: [0])
     model: str | None = Field(
         default=None, description="Player model (None: the embedded default)."
@@ -135,11 +140,13 @@ class Job:
     policy: str
     scenario: Scenario
     seed: int
+    seat: int | None = None  # cross-play: the seat the policy plays, partners in the others
 
     @property
     def episode_id(self) -> str:
         """The key that makes a run resumable."""
-        return f"{self.policy}/{self.scenario.id}/{self.seed}"
+        base = f"{self.policy}/{self.scenario.id}/{self.seed}"
+        return base if self.seat is None else f"{base}/agent_{self.seat}"
 
 
 def select_scenarios(config: BenchConfig) -> list[Scenario]:
@@ -216,9 +223,11 @@ def iter_jobs(config: BenchConfig, chosen: list[Scenario]) -> Iterator[Job]:
     asking for 10,000 episodes holds no more in memory than asking for 100.
     """
     for s in chosen:
+        seats: list[int | None] = list(range(len(s.agents))) if config.partners else [None]
         for seed in config.seeds:
             for p in config.policies:
-                yield Job(p, s, seed)
+                for seat in seats:
+                    yield Job(p, s, seed, seat)
 
 
 @dataclass
@@ -516,10 +525,20 @@ async def play_job(job: Job, config: BenchConfig, client: Any, judge: Any) -> Ep
         max_turns=config.max_turns,
         max_stale_turns=config.max_stale_turns,
     )
-    players = players_of(job.policy, seed=job.seed, client=client,
-                         options=tuple(config.player_options or ()), max_tokens=config.max_tokens,
-                         record_calls=config.save_calls)  # fmt: skip
-    return await play_recorded(
+
+    def of(policy: str) -> Any:
+        return players_of(policy, seed=job.seed, client=client,
+                          options=tuple(config.player_options or ()), max_tokens=config.max_tokens,
+                          record_calls=config.save_calls)  # fmt: skip
+
+    players = tested = of(job.policy)
+    if job.seat is not None and config.partners:
+        seat, partner = f"agent_{job.seat}", of(config.partners)
+        players = lambda a, s: tested(a, s) if a == seat else partner(a, s)  # noqa: E731
+    record = await play_recorded(
         env, players, label=job.policy, seed=job.seed, judge=judge, scenario=job.scenario,
         episode_id=job.episode_id, model=players_model(job.policy, client),
     )  # fmt: skip
+    if job.seat is None:
+        return record
+    return record.model_copy(update={"partners": config.partners, "seat": f"agent_{job.seat}"})

@@ -24,8 +24,12 @@ METRICS = ("DA", "IA", "EFF", "CPV", "CM", "EFF_H", "CM_H")
 
 
 def label(r: EpisodeRecord) -> str:
-    """How a policy is named in reports: ``policy`` or ``policy @ model``."""
-    return f"{r.policy} @ {r.model}" if r.model else r.policy
+    """How a policy is named in reports: ``policy`` or ``policy @ model``.
+
+    Cross-play adds ``beside PARTNERS``; its rows score the tested seat alone.
+    """
+    name = f"{r.policy} @ {r.model}" if r.model else r.policy
+    return f"{name} beside {r.partners}" if r.partners else name
 
 
 def bootstrap_ci(
@@ -229,10 +233,24 @@ def _metric(r: EpisodeRecord, m: str) -> float | None:
         from rewards.metrics import fixed_horizon, horizon_rounds  # the reward layer, lazily
 
         fixed = fixed_horizon(r.scores, horizon_rounds(r.max_turns, len(r.scenario.agents)))
-        return None if fixed is None else fixed.EFF if m == "EFF_H" else fixed.CM
+        if fixed is None:
+            return None
+        if r.seat is not None:  # cross-play: the tested seat's own
+            mine = fixed.per_agent[_seat_role(r)]
+            return mine.eff if m == "EFF_H" else mine.cm
+        return fixed.EFF if m == "EFF_H" else fixed.CM
     if m == "reward":
         return episode_reward(r)
+    if r.seat is not None:
+        return (
+            None if r.scores.CM is None else getattr(r.scores.per_agent[_seat_role(r)], m.lower())
+        )
     return r.scores.CM if m == "CM" else r.scores.summary().get(m)
+
+
+def _seat_role(r: EpisodeRecord) -> str:
+    assert r.seat is not None
+    return r.scenario.roles[int(r.seat.rsplit("_", 1)[1])]
 
 
 def episode_reward(r: EpisodeRecord) -> float | None:
@@ -246,12 +264,10 @@ def episode_reward(r: EpisodeRecord) -> float | None:
     if r.scores is None or r.scores.CM is None:
         return None
     errors = Counter(t["agent"] for t in r.turn_log if t.get("error"))
-    roles = r.scenario.roles
-    return float(
-        np.mean(
-            [agent_reward(r.scores, role, errors[f"agent_{i}"]) for i, role in enumerate(roles)]
-        )
-    )
+    seats = [(f"agent_{i}", role) for i, role in enumerate(r.scenario.roles)]
+    if r.seat is not None:  # cross-play: the tested seat's own
+        seats = [(r.seat, _seat_role(r))]
+    return float(np.mean([agent_reward(r.scores, role, errors[a]) for a, role in seats]))
 
 
 def _left(r: EpisodeRecord) -> int:

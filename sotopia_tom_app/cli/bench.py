@@ -28,6 +28,14 @@ PoliciesOpt = Annotated[
 ]
 ScenarioSetOpt = Annotated[str, typer.Option("--scenarios", help="gold, silver, tiny or a path.")]
 ScenarioIdsOpt = Annotated[str | None, typer.Option(help="Comma-separated scenario ids to play.")]
+PartnersOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Cross-play: seat each policy among partners of this policy. Every seat of a "
+        "scenario is played in turn by the policy under test, the others by the partners; the "
+        "report gives the tested seat's own scores (`POLICY beside PARTNERS` rows).",
+    ),
+]
 SkipInvalidOpt = Annotated[
     bool,
     typer.Option(
@@ -86,6 +94,7 @@ WorkersOpt = Annotated[
 
 def bench(
     policies: PoliciesOpt = "basic,cot,tom_coach,tom_belief,self_focused,ideal,random",
+    partners: PartnersOpt = None,
     scenario_set: ScenarioSetOpt = "gold",
     scenario_ids: ScenarioIdsOpt = None,
     skip_invalid: SkipInvalidOpt = False,
@@ -118,7 +127,7 @@ def bench(
 
     judge_ep = checked_judge_endpoint(judge, model, base_url, judge_model, judge_base_url)
     config = _config(
-        policies=policies, scenario_set=scenario_set, scenario_ids=scenario_ids,
+        policies=policies, partners=partners, scenario_set=scenario_set, scenario_ids=scenario_ids,
         skip_invalid=skip_invalid, limit=limit, limit_seed=limit_seed, seeds=seeds, judge=judge,
         judge_ep=judge_ep, max_turns=max_turns, max_stale_turns=max_stale_turns,
         player_options=player_options, max_tokens=max_tokens, save_calls=save_calls, model=model,
@@ -157,6 +166,7 @@ def _players_need_llm(config: Any) -> bool:
 def _config(
     *,
     policies: str,
+    partners: str | None,
     scenario_set: str,
     scenario_ids: str | None,
     skip_invalid: bool,
@@ -180,8 +190,14 @@ def _config(
 
     names = checks.names(policies, "--policies")
     checks.policies(names, "--policies", base_url, "policies")
+    if partners is not None:
+        given = checks.names(partners, "--partners")
+        if len(given) != 1:
+            raise checks.bad("--partners", f"{partners!r}: name one policy for the other seats")
+        partners = given[0]
+        checks.policies(given, "--partners", base_url, "policy")
     checks.endpoint(model, base_url)
-    needs_llm = judge == "llm" or any(p not in SCRIPTED for p in names)
+    needs_llm = judge == "llm" or any(p not in SCRIPTED for p in [*names, partners or "silent"])
     own_judge = judge == "llm" and judge_ep != (model, base_url)
     return BenchConfig(
         scenarios=scenario_set,
@@ -190,6 +206,7 @@ def _config(
         limit=limit,
         limit_seed=limit_seed_choice(limit, limit_seed),
         policies=names,
+        partners=partners,
         seeds=checks.seeds(seeds),
         judge=judge,
         judge_model=(judge_ep[0] or "default") if own_judge else None,
@@ -199,5 +216,5 @@ def _config(
         max_tokens=max_tokens_choice(max_tokens),
         save_calls=save_calls,
         model=(model or "default") if needs_llm else None,
-        adapters={} if base_url else fingerprints(names),
+        adapters={} if base_url else fingerprints([*names, *([partners] if partners else [])]),
     )
