@@ -10,6 +10,7 @@ from sotopia_tom_env import AgentAction
 from sotopia_tom_env.llm.fake import FakeChatClient
 from training import best_reply
 from training.data import layout_reply
+from training.rollout import training_reward
 from training.state import TurnState
 
 OPTIONS = ["compact"]  # the shipped card's layout
@@ -93,7 +94,7 @@ def test_the_score_is_what_the_reply_changes_for_its_seat():
     leak = asyncio.run(best_reply.score(state, s, post(agent.policy.what_not_to_share), 30))
     share = asyncio.run(best_reply.score(state, s, post(public), 30))
     assert public and share > silent > leak
-    assert silent - leak >= best_reply.training_reward(30).leak_penalty  # a leak costs its penalty
+    assert silent - leak >= training_reward(30).leak_penalty  # a leak costs its penalty
 
 
 def test_the_choice_prefers_the_students_reply_to_an_equal_silence():

@@ -1,3 +1,4 @@
+import asyncio
 import json
 import math
 import random
@@ -18,6 +19,7 @@ from training.rollout import (
     reward_functions,
     teacher_reply,
     teacher_states,
+    turn_score,
 )
 from training.state import prompt_key
 
@@ -254,6 +256,31 @@ def test_the_student_turns_of_a_group_are_sampled_in_batches(silver, turns):
     teacher = BatchLog([silent])
     EnvRollout(states, silver, teacher, max_turns=20, continuation="teacher")(prompts, None)
     assert teacher.sizes == [12]
+
+
+def test_a_turn_level_rollout_pays_each_reply_its_one_step_score(silver, turns):
+    """``continuation="none"``: nobody plays on; a reply earns what it does at its turn (the
+    best-of-K stage's score), a leak costs its penalty, garbage its format penalty, and a group
+    of equal replies is masked out."""
+    s = silver[0]
+    state, teacher = _first_share(turns[s.scenario_id])
+    replies = [
+        json.dumps(teacher),
+        '{"action_type": "none", "argument": "", "to": []}',
+        json.dumps({"action_type": "speak", "argument": _secret(s, state.seat), "to": []}),
+        "not json at all",
+    ]
+    prompt = [{"role": "user", "content": state.prompt}]
+    out = EnvRollout([state], silver, FakeGenerator(replies), continuation="none")(
+        [prompt] * 4, None
+    )
+    share, silent, leak, garbage = out["env_reward"]
+    assert share > silent > leak and garbage == pytest.approx(silent - 0.05)
+    for reply, got in zip(replies, out["env_reward"], strict=True):
+        assert got == asyncio.run(turn_score(state, s, reply, 40))[1]
+    assert all(all(m) for m in out["env_mask"])
+    tied = EnvRollout([state], silver, FakeGenerator(replies[1:2]), continuation="none")
+    assert not any(map(any, tied([prompt] * 4, None)["env_mask"]))
 
 
 def test_an_unknown_continuation_is_refused(silver):

@@ -43,23 +43,7 @@ from sotopia_tom_env.routing import Roster
 from training import dagger
 from training.arguments import play_arguments, read_play_config
 from training.data import kind_counts, kind_of, layout_reply, read_rows
-from training.rollout import training_reward
-
-
-class Replay:
-    """Plays one seat's recorded actions back, step by step."""
-
-    name = "replay"
-
-    def __init__(self, agent: str, actions: Sequence[Sequence[str]]) -> None:
-        self.agent, self.actions = agent, actions
-
-    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
-        """Nothing to reset: the record decides."""
-
-    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
-        """The recorded action of this step."""
-        return self.actions[info["step"]][1]
+from training.rollout import Replay, training_reward
 
 
 def seat_returns(record: dict[str, Any], s: Scenario, max_turns: int) -> dict[str, float]:

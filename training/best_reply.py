@@ -41,16 +41,16 @@ from statistics import fmean
 from typing import Any
 
 import scenarios
-from policies import PromptedPolicy, play_episode, play_many
+from policies import PromptedPolicy, play_many
 from policies.trained import TrainedSpec
 from scenarios import Scenario
-from sotopia_tom_env import AgentAction, parallel_env
+from sotopia_tom_env import AgentAction
 from sotopia_tom_env.routing import Roster
 from training.arguments import play_arguments, read_play_config
-from training.best_of import Replay, own_reply
+from training.best_of import own_reply
 from training.dagger import player_client
 from training.data import example, kind_counts, layout_reply, read_rows
-from training.rollout import Seen, replay, training_reward
+from training.rollout import Seen, replay, turn_score
 from training.separation import assert_disjoint_from_gold
 from training.state import TurnState
 
@@ -58,21 +58,8 @@ TIE = 1e-9
 
 
 async def score(state: TurnState, s: Scenario, reply: str, eff_turns: int) -> float:
-    """What the seat controls, when the episode ends right after ``reply`` (``nan``: no verdict).
-
-    Its disclosure and inquiry alignment, less the training reward's leak penalty per violation
-    and relay event. Not the composite: with the seat's needs not yet answered its efficiency,
-    and so its InfoMgmt, is 0 whatever it says, so every early candidate would tie.
-    """
-    actions = [*state.history, (state.seat, reply)]
-    reward = training_reward(eff_turns)
-    env = parallel_env(scenarios=[s], reward_fn=reward, max_turns=len(actions))
-    result = await play_episode(env, lambda a, _: Replay(a, actions), scenario=s)
-    info = result.final_infos.get(state.seat, {})
-    if info.get("judge_failed", True):
-        return math.nan
-    parts, leaks = info["reward_scores"], info["violation_events"] + info["relay_events"]
-    return round(parts["da"] + parts["ia"] - reward.leak_penalty * leaks, 6)
+    """The one-step score of ``reply`` at ``state`` (:func:`training.rollout.turn_score`)."""
+    return (await turn_score(state, s, reply, eff_turns))[1]
 
 
 def choose(own: Sequence[bool], rewards: Sequence[float]) -> int | None:

@@ -8,8 +8,8 @@ Reads top to bottom: turn states of Silver episodes become the dataset (the stud
 episodes when ``episodes`` names a ``training.dagger`` record, else the teacher's), the env
 rollout (:class:`training.rollout.EnvRollout`) samples the seat's reply as the benchmark would
 (the reply schema, its temperature) and plays the episode on (the student in its seat, the
-observable teacher in the others, see ``continuation``), the seat's training reward is
-optimised and its components are logged, then the adapter is saved with its card. A run
+observable teacher in the others, see ``continuation``) or scores the reply at its turn alone
+(``continuation: none``), the seat's training reward is optimised and its components are logged, then the adapter is saved with its card. A run
 killed midway resumes from its last checkpoint.
 """
 
@@ -57,8 +57,10 @@ class GRPOScriptArguments(PromptArguments):
         default="student",
         metadata={
             "help": "Who plays the trained seat after the sampled turn: 'student' (the policy "
-            "being trained, so an omission stays one) or 'teacher' (the observable teacher, "
-            "which says what the sample left out: on it GRPO learnt to ask and share nothing)."
+            "being trained, so an omission stays one), 'teacher' (the observable teacher, "
+            "which says what the sample left out: on it GRPO learnt to ask and share nothing), "
+            "or 'none': the episode ends at the sampled turn and the reply earns its one-step "
+            "score (training.rollout.turn_score), one judge call a sample, as best-of-K scores."
         },
     )
     guide: str = field(

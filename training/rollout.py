@@ -241,8 +241,9 @@ def _columns(total: float, info: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-CONTINUATIONS = ("teacher", "student")
-"""Who plays the sampled seat after its sampled turn (the other seats: the teacher)."""
+CONTINUATIONS = ("teacher", "student", "none")
+"""Who plays the sampled seat after its sampled turn (the other seats: the teacher); ``"none"``
+ends the episode at the sampled turn and pays its one-step score (:func:`turn_score`)."""
 
 GUIDES = ("teacher", "leave")
 """What may stand in for the first sample of each group (``EnvRollout(guide=...)``)."""
@@ -344,6 +345,9 @@ class EnvRollout:
             return reply
 
         plays = []
+        if self.continuation == "none":  # one step: no partner plays on, nothing to sample
+            return [await turn_score(st, self.scenarios[st.scenario_id], text, self.max_turns)
+                    for st, text in zip(states, completions, strict=True)]  # fmt: skip
         for st, text in zip(states, completions, strict=True):
             s = self.scenarios[st.scenario_id]
             seat = student(st, s.roles) if self.continuation == "student" else None
@@ -372,6 +376,49 @@ class EnvRollout:
         """
         out = self([p for p in prompts for _ in range(samples)], trainer)
         return [not out["tied"][k * samples] for k in range(len(prompts))]
+
+
+async def turn_score(state: TurnState, s: Scenario, reply: str,
+                     eff_turns: int) -> tuple[None, float, dict[str, Any]]:  # fmt: skip
+    """What the seat controls when the episode ends right after ``reply`` (``nan``: no verdict).
+
+    Its disclosure and inquiry alignment under the training reward (an ask for what it already
+    received earns nothing), less the reward's leak penalty per violation and reward-only leak
+    event and its format penalty for a malformed reply. Not the composite: with the seat's needs
+    not yet answered its efficiency, and so its InfoMgmt, is 0 whatever it says, so every early
+    reply would tie. Returned as :meth:`EnvRollout._finish_all` returns an episode (no result,
+    the score, the seat's final info).
+    """
+    actions = [*state.history, (state.seat, reply)]
+    reward = training_reward(eff_turns)
+    env = parallel_env(scenarios=[s], reward_fn=reward, max_turns=len(actions))
+    result = await play_episode(env, lambda a, _: Replay(a, actions), scenario=s)
+    info = result.final_infos.get(state.seat, {})
+    if info.get("judge_failed", True):
+        return None, float("nan"), info
+    parts, leaks = info["reward_scores"], info["violation_events"] + info["relay_events"]
+    value = parts["da"] + parts["ia"] - reward.leak_penalty * leaks
+    value -= reward.format_penalty * info["malformed_actions"]
+    return None, round(value, 6), info
+
+
+class Replay:
+    """Plays one seat's recorded actions back, step by step.
+
+    ``actions`` holds ``(agent, text)`` per env step, as records and turn states keep them.
+    """
+
+    name = "replay"
+
+    def __init__(self, agent: str, actions: Sequence[Sequence[str]]) -> None:
+        self.agent, self.actions = agent, actions
+
+    def reset(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
+        """Nothing to reset: the record decides."""
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
+        """The recorded action of this step."""
+        return self.actions[info["step"]][1]
 
 
 def continuation_seed(state_key: str, train_step: int, turn: int) -> int:
