@@ -51,8 +51,9 @@ _CACHED = {
     "scenarios.spelled": ("spell_out",),
     "scenarios.text": ("reading",),
     "rewards.judges.approx": ("approx_atoms", "heard"),
-    "rewards.judges.readings": ("extra",),
+    "rewards.judges.readings": ("extra", "may_scale"),
     "rewards.judges.inquiry": ("request_sentences",),
+    "rewards.judges.structural": ("computed",),
 }
 MESSAGE_CACHES = tuple(
     getattr(module, name)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -48,18 +49,27 @@ _REFUSE = re.compile(
     r"|not (?:right|correct|accurate)|not share|keep (?:that|it) (?:private|confidential))\b",
     re.I,
 )
-_SENTENCE = re.compile(r"(?:[^.!?;\n]|\.(?=\d))+")  # "4.85M" does not end a sentence
+_SENTENCE_END = re.compile(r"[!?;\n]|\.(?!\d)")  # "4.85M" does not end a sentence
 # "<offset> under/over ... <reference>" and "<reference> minus/plus <offset>".
 _BELOW = r"under|below|less than|short of|shy of|lower than|beneath|off|south of"
 _ABOVE = r"over|above|more than|higher than|on top of|past|beyond|north of"
-_GAP = re.compile(rf"^\W*(?:(?P<below>{_BELOW})|(?P<above>{_ABOVE}))\b(?:\s+\S+){{0,6}}?\s*$", re.I)
-# "<reference> minus <offset>", "take the <reference> ask and knock off <offset>".
+# "<offset> under ... <reference>": the relation opens the words between the numbers.
+_GAP = re.compile(rf"\W*(?:(?P<below>{_BELOW})|(?P<above>{_ABOVE}))\b", re.I)
+# "<reference> minus <offset>", "take the <reference> ask and knock off <offset>": it ends them.
 _ARITH = re.compile(
-    r"^(?:\s*\S+){0,6}?\s*(?:(?P<minus>minus|less|knock(?:ed|ing)? off|take off|shave off"
-    r"|subtract(?:ing)?|reduced? by|cut by)|(?P<plus>plus|add(?:ing)?|added to|raised? by))\s*$",
+    r"(?:^|\s)(?:(?P<minus>minus|less|knock(?:ed|ing)? off|take off|shave off|subtract(?:ing)?"
+    r"|reduced? by|cut by)|(?P<plus>plus|add(?:ing)?|added to|raised? by))$",
     re.I,
 )
+_BETWEEN = 8  # words between two numbers of one relative statement, at most
 _POINTS = re.compile(r"^\s*(?:percentage )?(?:points?|pts?|pp)\b", re.I)
+_DIGITS = re.compile(r"\d+")
+# Every relation above (a message without one states no relative value).
+_RELATION = re.compile(
+    rf"\b(?:{_BELOW}|{_ABOVE}|minus|less|knock(?:ed|ing)? off|take off|shave off|subtract"
+    r"|reduced? by|cut by|plus|add(?:ing)?|added to|raised? by)\b",
+    re.I,
+)
 
 
 def extend(
@@ -72,8 +82,7 @@ def extend(
         if m.action_type != "speak":
             continue
         extra = set(relative(idx, m.text)) - ev.disclosed
-        answered = _answered(out, k)
-        if answered is not None and affirms(m.text):
+        if affirms(m.text) and (answered := _answered(out, k)) is not None:
             owner = int(m.sender.rsplit("_", 1)[1])
             extra |= {r for r in answered.disclosed if r.agent == owner} - ev.disclosed
         if extra:
@@ -110,18 +119,31 @@ def _answered(evidence: Sequence[MessageEvidence], k: int) -> MessageEvidence | 
 
 def relative(idx: ScenarioIndex, text: str) -> frozenset[ItemRef]:
     """The items a number computed from a relative statement in ``text`` discloses."""
-    if not any(c.isdigit() for c in text):
-        return frozenset()
-    spelled = spell_out(text)
-    found: set[ItemRef] = set()
-    for sentence in _SENTENCE.finditer(spelled):
-        start = sentence.start()
-        nums = [(a + start, b + start, x) for a, b, x in number_spans(sentence.group())]
-        for (_, e1, first), (s2, e2, second) in pairwise(nums):
-            value = _combine(first, second, spelled[e1:s2], spelled[e2 : e2 + 24])
-            if value is not None:
-                found |= idx.read(value).disclosed
-    return frozenset(found)
+    values = computed(text)
+    return frozenset().union(*(idx.read(v).disclosed for v in values)) if values else frozenset()
+
+
+@lru_cache(maxsize=65536)
+def computed(text: str) -> tuple[str, ...]:
+    """The values the relative statements of ``text`` let a reader compute, as text.
+
+    Most messages hold fewer than two numbers or no word of a relation, and are passed over
+    before any number is read.
+    """
+    digits = [m.start() for m in _DIGITS.finditer(text)]
+    if len(digits) < 2 or not any(
+        digits[0] < m.start() < digits[-1] for m in _RELATION.finditer(text)
+    ):
+        return ()  # no relation word between two numbers
+    spelled, out = spell_out(text), []
+    for (_, e1, first), (s2, e2, second) in pairwise(number_spans(text)):
+        between = spelled[e1:s2]
+        if _SENTENCE_END.search(between):
+            continue  # two sentences: no relation between their numbers
+        value = _combine(first, second, between, spelled[e2 : e2 + 24])
+        if value is not None:
+            out.append(value)
+    return tuple(out)
 
 
 def _combine(first: Atom, second: Atom, between: str, after: str = "") -> str | None:
@@ -132,7 +154,9 @@ def _combine(first: Atom, second: Atom, between: str, after: str = "") -> str | 
     if first.value is None or second.value is None:
         return None
     between = between.strip(" $€£")
-    if (m := _ARITH.match(between)) is not None:  # "<reference> minus <offset> [points]"
+    if len(between) > 80 or len(between.split()) > _BETWEEN:
+        return None
+    if (m := _ARITH.search(between)) is not None:  # "<reference> minus <offset> [points]"
         ref, off, sign = first, second, -1 if m.group("minus") else 1
         if ref.percent and not off.percent and _POINTS.match(after):
             return f"{ref.value + sign * off.value:g}%"
