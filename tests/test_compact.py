@@ -91,4 +91,6 @@ def test_compact_prompts_are_shorter_in_tokens() -> None:
         sizes = [len(tok(action_prompt("basic", *st, options=options)).input_ids) for st in states]
         return statistics.median(sizes)
 
-    assert median(()) / median(("compact",)) >= 1.5
+    # 1.44 on Gold; 1.5 on gold-v1, whose objectives (said verbatim in both layouts) are half
+    # as long.
+    assert median(()) / median(("compact",)) >= 1.4

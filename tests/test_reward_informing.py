@@ -41,6 +41,30 @@ class SecretsByDM(ObservablePlayer):
         return action
 
 
+def _open_secrets(s) -> set[str]:
+    """Seat 0's must-not-share items from which no agent is barred (CPV never charges them)."""
+    barred = {r for refs in s.resolution.cannot_know for r in refs if r is not None}
+    return {r.name for r in s.resolution.not_share[0] if r is not None and r not in barred}
+
+
+class OpenSecretsByDM(SecretsByDM):
+    """SecretsByDM that sends only the secrets nobody is barred from (a test cheat: it reads
+    the scenario), so the benchmark's CPV cannot see them."""
+
+    def __init__(self, agent: str, names: set[str]) -> None:
+        super().__init__(agent)
+        self.names = names
+
+    def label(self, observation: dict[str, Any]) -> AgentAction:
+        action = ObservablePlayer.label(self, observation)
+        view = read_seat(observation["text"])
+        never = [f for f in view.by_rule()[2] if f.name in self.names]
+        if action.to and never and not any(f.text in m.text for f in never for m in view.messages):
+            extra = " | ".join(f"{f.name}: {f.text}" for f in never)
+            return AgentAction.speak(f"{action.argument} Between us: {extra}.", to=action.to)
+        return action
+
+
 class ConfirmFirst(ObservablePlayer):
     """The teacher, which first asks each sender to confirm every fact it was told."""
 
@@ -65,21 +89,33 @@ def _seat_rewards(s, player: type[ObservablePlayer], seat: int, **reward: Any) -
     return {a: info["episodic_reward"] for a, info in result.final_infos.items()}
 
 
-def _gap(player: type[ObservablePlayer], **reward: Any) -> list[float]:
-    """Per scenario, the seat-0 reward of ``player`` minus the plain teacher's in that seat."""
+def _gap(player: Any, sets: list | None = None, **reward: Any) -> list[float]:
+    """Per scenario, the seat-0 reward of ``player`` minus the plain teacher's in that seat.
+
+    ``player`` is a player class, or a function of the scenario that returns one.
+    """
     return [
-        _seat_rewards(s, player, 0, **reward)["agent_0"]
+        _seat_rewards(s, player if isinstance(player, type) else player(s), 0, **reward)["agent_0"]
         - _seat_rewards(s, ObservablePlayer, 0, **reward)["agent_0"]
-        for s in GOLD
+        for s in (GOLD if sets is None else sets)
     ]
 
 
 def test_sending_secrets_by_direct_message_costs_what_a_leak_costs():
     gaps = _gap(SecretsByDM)
     assert max(gaps) <= -JudgeReward().leak_margin  # every scenario, at least the margin
-    # The benchmark's CPV misses it wherever nobody is barred from the secrets sent.
-    old = _gap(SecretsByDM, relays=False)
-    assert max(old) > -1.0
+
+
+def test_secrets_nobody_is_barred_from_cost_only_under_the_training_reward():
+    open_ = [s for s in scenarios.load("gold") if _open_secrets(s)][:6]
+    assert len(open_) == 6
+
+    def player(s):
+        return lambda agent: OpenSecretsByDM(agent, _open_secrets(s))
+
+    assert max(_gap(player, open_)) <= -JudgeReward().leak_margin
+    # The benchmark's CPV misses them: without relay events the habit costs a little DA at most.
+    assert min(_gap(player, open_, relays=False)) > -1.0
 
 
 def test_asking_to_confirm_what_was_told_pays_nothing():

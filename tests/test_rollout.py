@@ -225,11 +225,25 @@ class BatchLog(FakeGenerator):
 
 
 def test_a_student_continuation_keeps_what_the_sample_left_out(silver, turns):
-    s = silver[0]
-    state, teacher = _first_share(turns[s.scenario_id])
     silent = '{"action_type": "none", "argument": "", "to": []}'
-    prompt = [{"role": "user", "content": state.prompt}]
-    by_teacher = EnvRollout([state], silver, FakeGenerator([silent]))([prompt], None)
+
+    def by_teacher_of(turn):
+        state, teacher = turn
+        prompt = [{"role": "user", "content": state.prompt}]
+        return (
+            state,
+            teacher,
+            prompt,
+            EnvRollout([state], silver, FakeGenerator([silent]))([prompt], None),
+        )
+
+    # a seat whose teacher-continued episode earns a reward (InfoMgmt is 0 while IA is 0)
+    shares = (
+        t for s in silver for t in turns[s.scenario_id] if t[1]["argument"].startswith("Sharing")
+    )
+    state, teacher, prompt, by_teacher = next(
+        r for r in map(by_teacher_of, shares) if r[3]["env_reward"][0] > 0
+    )
     student = BatchLog([silent])  # the sample and every later turn of the seat: silence
     by_student = EnvRollout([state], silver, student, continuation="student")([prompt], None)
     # the teacher repairs the omission a turn later; a silent student never does
