@@ -14,6 +14,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from scenarios import markdown
+
 # Unicode category Cf (format characters), as of Unicode 14; tests/test_forgery.py checks the
 # list against the running Python's unicodedata.
 _FORMAT_RANGES = [
@@ -43,14 +45,14 @@ _PUNCTUATION = {c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe5
 _PUNCTUATION |= {c: "'" for c in "\u2018\u2019\u201a\u201b\u2032"}
 _PUNCTUATION |= {c: '"' for c in "\u201c\u201d\u201e\u201f\u2033"}
 _PUNCTUATION |= {"\u2044": "/", "\u2215": "/"}
+# The env shows a line break inside a message as " \u23ce " (render.LINE_BREAK); a model that
+# writes the marker means a line break.
+_PUNCTUATION |= {"\u23ce": "\n"}
 _FOLD = str.maketrans({**_LOOKALIKES, **_PUNCTUATION})
 # Control characters other than tab and line breaks show as nothing a reader can use.
 _CONTROLS = "".join(chr(c) for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _DROP = str.maketrans(dict.fromkeys([*map(chr, FORMAT_CHARS), *_CONTROLS], None))
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-# Markdown emphasis and code marks are rendered, not read: "**$4.1M**" reads "$4.1M".
-_HAS_MARKUP = re.compile(r"[*_`]")
-_MARKUP = str.maketrans("*_`", "   ")
 
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -73,24 +75,36 @@ def visible(text: str) -> str:
 
 @lru_cache(maxsize=65536)
 def reading(text: str) -> str:
-    r"""``text`` as a reader takes it: invisible characters gone, look-alikes folded.
+    r"""``text`` as a reader takes it: invisible characters gone, look-alikes folded, markdown read.
 
     Unicode compatibility forms (fullwidth and mathematical digits and letters, ligatures,
     superscripts) become their plain characters (NFKC); Cyrillic and Greek look-alikes become
     Latin letters; dashes, minus signs and non-breaking hyphens become ``-``; every kind of space
     becomes a space; curly quotes become straight ones; combining marks left over (decoration on
-    plain letters) are dropped; markdown emphasis marks (``*``, ``_``, backticks) become spaces.
+    plain letters) are dropped. Markdown is rendered to the text a reader takes from it
+    (:func:`scenarios.markdown.render`: emphasis dropped, tables as "header: cell" pairs).
 
     >>> reading("ＩＧＣＥ of $４\u200b.1\u2011million, CI\u20130457, Кeystone")
     'IGCE of $4.1-million, CI-0457, Keystone'
+    >>> reading("The IGCE is **$4.1** million")
+    'The IGCE is $4.1 million'
     """
+    text = _folded(text)
+    if markdown.may_hold(text):
+        text = markdown.render(text)
+        if not text.isascii():  # an entity may stand for any character
+            text = _folded(text)
+    return text
+
+
+def _folded(text: str) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text.translate(_DROP)).translate(_FOLD)
         if not text.isascii():
             text = "".join(_plain(c) for c in text)
     elif _ASCII_CONTROL.search(text):
         text = _ASCII_CONTROL.sub("", text)
-    return text.translate(_MARKUP) if _HAS_MARKUP.search(text) else text
+    return text
 
 
 def _plain(c: str) -> str:

@@ -8,6 +8,9 @@ disclosed when its details are said, in whatever format: ``38 dollars``, ``6.8k 
   commas, and numbers spelled out in words ("twenty-one point four", "two hundred and twelve",
   "fourteen and a half thousand") -> ``n:<value>``;
 * dates in ISO, US and written forms -> ``d:<yyyy>-<mm>-<dd>`` (year ``????`` when absent);
+  numeric ones also with slashes, dashes or dots and two-digit years ("5/8/26", "18.06.26",
+  "2026/05/08"), compact ("20260508"), with "day of" ("the 8th day of May") or glued ("May8");
+  an ambiguous numeric date's other order is kept as a soft alternative;
 * clock times (``22:00``, ``10 pm``) -> ``t:<hh>:<mm>``;
 * codes (``INC-2291``, ``RT-2025-09``, ``SOC2``) -> ``c:<upper alphanumerics>``;
 * proper names (capitalised words inside a clause, CamelCase words) -> ``w:<lower words>``, with
@@ -50,7 +53,8 @@ _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _MULT = {
     "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mln": 1e6, "mil": 1e6,
     "mill": 1e6, "mio": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "bln": 1e9, "mrd": 1e9,
-    "billion": 1e9, "t": 1e12, "trillion": 1e12,
+    "billion": 1e9, "t": 1e12, "trillion": 1e12, "hundred": 1e2, "hundred thousand": 1e5,
+    "hundred million": 1e8,
 }  # fmt: skip
 _CURRENCY_WORDS = {"dollar", "dollars", "usd", "eur", "euro", "euros", "gbp", "pound", "pounds"}
 _CUES = re.compile(
@@ -75,12 +79,38 @@ _SENTENCE_END = re.compile(r"[?!;|\n]|\.(?!\d)")
 _SCALE = re.compile(r"(?:\bof|/)\s*$", re.I)
 _DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 # A leading lookahead (?=\d) or (?=[A-Z]) lets Python's re skip to candidate positions fast.
+_YEAR = r"(?:,?\s+(\d{4}|'\d{2})(?![\d.,]*\s*(?:%|percent|[kmb]\b)))?"
 _DATE_PATTERNS = (
-    re.compile(r"(?=\d)\b(\d{4})-(\d{1,2})-(\d{1,2})\b"),  # 2026-02-14
-    re.compile(r"(?=\d)\b(\d{1,2})/(\d{1,2})/(\d{4})\b"),  # 02/14/2026 (US order)
-    re.compile(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b"),
-    re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})(?:,?\s+(\d{{4}}))?\b"),
+    # 2026-02-14, 2026/02/14
+    re.compile(r"(?=\d)\b(\d{4})([-/.])(\d{1,2})\2(\d{1,2})\b(?![-/.]\d)"),
+    # 02/14/2026, 2/14/26, 14.02.2026, 14-02-26: the order is decided in _numeric_date
+    re.compile(
+        r"(?=\d)(?<![\d/.,-])(\d{1,2})([-/.])(\d{1,2})\2((?:19|20)\d\d|\d\d)(?![\d/]|[-.]\d)"
+    ),
+    # "May 8", "May8", "May 8th, '26"
+    re.compile(rf"\b({_MONTH_RE})\s*(\d{{1,2}})(?:st|nd|rd|th)?{_YEAR}(?!\d)\b"),
+    # "8 May", "8May", "the 8th of May", "the 8th day of May"
+    re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s*(?:day\s+)?(?:of\s+)?({_MONTH_RE}){_YEAR}\b"),
+    # 20260508
+    re.compile(r"(?=[12])\b((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\b"),
 )
+
+
+def _glued_forms() -> frozenset[str]:
+    """Every word that glues a month name to a day: "may8", "8may", "22jan", "oct15th"."""
+    out = set()
+    for month in _MONTHS:
+        for day in range(1, 32):
+            for d in {str(day), f"{day:02d}"}:
+                for suffix in ("", "st", "nd", "rd", "th"):
+                    out |= {f"{month}{d}{suffix}", f"{d}{suffix}{month}"}
+    return frozenset(out)
+
+
+_GLUED = _glued_forms()  # a set lookup per word, much faster than a pattern or a loop
+
+
+_EIGHT_DIGITS = re.compile(r"\d{8}")
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\s+(\d{{4}})\b")
 _TIME = re.compile(
     r"(?=\d)(?:\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*([ap])\.?m\.?(?!\w)|\b([01]?\d|2[0-3]):([0-5]\d)\b)"
@@ -98,13 +128,15 @@ _NUMBER = re.compile(
     r"|\d{1,3}(?:\.\d{3}){2,}(?![\d.])"  # 4.100.000
     r"|\d+,\d{1,2}(?![\d,])"  # 4,1 (a decimal comma: three digits after a comma are thousands)
     r"|\d[\d,]*(?:\.\d+)?|\.\d+)"
-    r"(?:(?P<mult>k|m|b)\b|[\s-]?(?P<multw>mm|mn|mln|mil|mill|mio|bn|bln|mrd|thousand|million"
-    r"|billion|trillion)\b)?"
+    r"(?:(?P<mult>k|m|b)\b|[\s-]?(?P<multw>mm|mn|mln|mil|mill|mio|bn|bln|mrd"
+    r"|hundred(?:[\s-](?:thousand|million))?|thousands?|millions?|billions?|trillions?)\b"
+    r"|\s(?P<smult>k|m|b)\b)?"  # "$4.1 M": a letter scale apart, only for money
     r"\s?(?:(?P<pct>%|percent\b|per cent\b|pct\b|pc\b|prozent\b)|(?P<bps>bps?\b|basis points?\b))?",
 )
 # A currency sign after the amount ("4,1 Mio. $"), not the sign of another amount ("5. $20").
 _CURRENCY_AFTER = re.compile(r"(?:\.?\s)?[$€£](?![\d.])")
 _MONEY_CODE = re.compile(r"(?:USD|EUR|GBP)\d")  # "USD4.1mn" is an amount, not a code
+_SCALED = re.compile(r"\d[\d.,]*(?:[KMBT]|MM|MN|BN|MLN|BLN|MIO|MRD)(?:/[A-Za-z]+)?", re.I)
 # The word right after a number, for its unit: "18 months", "3 to 5 years" (not "12 a year").
 _NEXT_WORD = re.compile(r"[\s-]*(?:(?:to|or|-)\s*\d[\d.,]*[\s-]*)?([a-z]+)")
 # A name never runs across a line break (a new line starts a new clause).
@@ -112,6 +144,7 @@ _NAME = re.compile(
     r"(?=[A-Z])\b(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[A-Z][a-z'’]+(?:[^\S\n]+[A-Z][a-z'’]+)*)\b"
 )
 _CAMEL = re.compile(r"[a-z][A-Z]")
+_POSSESSIVE = re.compile(r"['’]s$")
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
     """a an the and or of for to in on at by with from per vs via as is are was were be been our your
@@ -120,6 +153,8 @@ _STOP = frozenset(
     here all any each every some no not only also just more most less least new current total last next
     s""".split()
 )
+STOP_WORDS = _STOP
+"""Function words that say nothing about a value's subject (never a stem of :func:`stems`)."""
 _STOP_NAMES = {
     "the", "a", "an", "for", "and", "or", "of", "in", "on", "at", "to", "per", "by", "with",
     "dr", "mr", "mrs", "ms", "prof", "no", "not", "all", "only", "each", "every", "total", "current",
@@ -261,15 +296,16 @@ class Said:
 def said(text: str) -> Said:
     """Atoms of a message, read loosely (names at sentence starts, name parts, year-less dates)."""
     found = atoms(text, loose=True)
-    keys = set()
+    keys, soft = set(), set()
     for a in found:
         keys.add(a.key)
-        keys.update(a.alts)
-        if a.kind == "date":
+        if a.kind == "date":  # a numeric date's other order ("08/05/2026") needs the topic
             keys.add("d:????" + a.key[6:])
-    return Said(
-        frozenset(keys), tuple(a for a in found if a.kind == "number"), frozenset(stems(text))
-    )
+            soft.update(a.alts)
+        else:
+            keys.update(a.alts)
+    numbers = tuple(a for a in found if a.kind == "number")
+    return Said(frozenset(keys), numbers, frozenset(stems(text)), frozenset(soft))
 
 
 def trigger_words(text: str) -> frozenset[str]:
@@ -331,6 +367,7 @@ def public_context_keys(scenario: Scenario) -> frozenset[str]:
     joined = "\n".join(texts)
     # Capitalised words anywhere in these texts (also clause openers, which atoms() skips).
     words = {"w:" + w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", joined)}
+    words |= {_POSSESSIVE.sub("", w) for w in words}  # "Ambassador's" names "Ambassador"
     return atom_keys(joined) | words
 
 
@@ -342,25 +379,52 @@ def public_context_keys(scenario: Scenario) -> frozenset[str]:
 
 def _dates(text: str, low: str):
     # The written forms need a month name; checking the words first skips their patterns.
-    months = not _MONTHS.keys().isdisjoint(_WORD.findall(low))
-    for i, pat in enumerate(_DATE_PATTERNS if months else _DATE_PATTERNS[:2]):
+    tokens = _WORD.findall(low)
+    months = not (_MONTHS.keys().isdisjoint(tokens) and _GLUED.isdisjoint(tokens))
+    for i, pat in enumerate(_DATE_PATTERNS if months else _DATE_PATTERNS[:2] + _DATE_PATTERNS[4:]):
+        if i == 4 and not _EIGHT_DIGITS.search(low):
+            continue
         for m in pat.finditer(low):
             g = m.groups()
-            if i == 0:
-                y, mo, d = g[0], int(g[1]), int(g[2])
-            elif i == 1:
-                mo, d, y = int(g[0]), int(g[1]), g[2]
-            elif i == 2:
+            other = None  # the other order of a numeric date, if it may be one
+            if pat is _DATE_PATTERNS[0]:
+                y, mo, d = g[0], int(g[2]), int(g[3])
+            elif pat is _DATE_PATTERNS[1]:
+                (mo, d), other, y = _numeric_date(int(g[0]), int(g[2]), g[1]), None, g[3]
+                if mo != d and mo <= 12 and d <= 12:
+                    other = (d, mo)
+            elif pat is _DATE_PATTERNS[2]:
                 mo, d, y = _MONTHS[g[0].lower().rstrip(".")], int(g[1]), g[2]
-            else:
+            elif pat is _DATE_PATTERNS[3]:
                 d, mo, y = int(g[0]), _MONTHS[g[1].lower().rstrip(".")], g[2]
+            else:
+                y, mo, d = g[0], int(g[1]), int(g[2])
+            if y and len(y) < 4:  # "'26", "2/14/26"
+                y = "20" + y.lstrip("'")
             if 1 <= mo <= 12 and 1 <= d <= 31:
                 key = f"d:{y or '????'}-{mo:02d}-{d:02d}"
-                yield m.start(), m.end(), Atom(key, "date", text[m.start() : m.end()], True)
+                alts = (f"y:{other[0]:02d}-{other[1]:02d}",) if other else ()
+                yield (
+                    m.start(),
+                    m.end(),
+                    Atom(key, "date", text[m.start() : m.end()], True, alts=alts),
+                )
     for m in _MONTH_YEAR.finditer(low) if months else ():
         mo = _MONTHS[m.group(1).lower().rstrip(".")]
         month = Atom(f"m:{m.group(2)}-{mo:02d}", "month", text[m.start() : m.end()], True)
         yield m.start(), m.end(), month
+
+
+def _numeric_date(a: int, b: int, sep: str) -> tuple[int, int]:
+    """(month, day) of a numeric date's two numbers.
+
+    Month first ("2/14/26") unless written with dots ("14.02.2026"), or unless only the other
+    order is a date ("31/01/2027").
+    """
+    first = (b, a) if sep == "." else (a, b)
+    if first[0] > 12 and first[1] <= 12:
+        return first[1], first[0]
+    return first
 
 
 def _times(text: str, low: str):
@@ -386,8 +450,8 @@ def _codes(text: str, low: str, patterns: tuple[re.Pattern[str], ...] = (_CODE_U
             tok = m.group(0)
             if pat is _CODE and (tok[0].isdigit() and not re.search(r"[A-Z]{2}|[A-Z]\d", tok)):
                 continue  # "12M", "4th", "2x" are numbers with suffixes, not codes
-            if _MONEY_CODE.match(tok):
-                continue  # "USD4.1mn" is an amount
+            if _MONEY_CODE.match(tok) or _SCALED.fullmatch(tok):
+                continue  # "USD4.1mn", "4.1MM" are amounts
             key = "c:" + re.sub(r"[^A-Za-z0-9]", "", tok).upper()
             yield m.start(), m.end(), Atom(key, "code", tok, True)
 
@@ -413,31 +477,33 @@ def _number_spans(text: str, low: str):
         except ValueError:
             continue
         mult = m.group("mult") or m.group("multw") or ""  # "340 m" is metres, "340m" millions
+        mult = mult.replace("-", " ").rstrip("s") if len(mult) > 3 else mult  # "millions"
+        currency = _CURRENCY_BEFORE.search(low, max(0, m.start() - 6), m.start())
+        if m.group("smult") and currency:  # "$4.1 M", "$250 K"; "4.1 m" may be metres
+            mult = m.group("smult")
+        end = m.end() if mult or not m.group("smult") else m.start("smult")
         bps = bool(m.group("bps"))
         if mult or bps:  # 4.1 * 1e6 is 4100000, not 4099999.99…; 185 basis points are 1.85%
             value = float(f"{value * _MULT.get(mult, 1) / (100 if bps else 1):.12g}")
-        currency = _CURRENCY_BEFORE.search(low, max(0, m.start() - 6), m.start())
         start = currency.start() if currency else m.start()
         if value in (10, 100, 1000) and _SCALE.search(text[max(0, start - 8) : start]):
             continue  # "84 of 100": the scale says nothing about the value
         after = [
-            w
-            for w in _WORD.findall(low[m.end() : m.end() + 60])
-            if w not in _STOP and not w.isdigit()
+            w for w in _WORD.findall(low[end : end + 60]) if w not in _STOP and not w.isdigit()
         ][:3]
         percent = bool(m.group("pct")) or bps
         money = bool(currency) or bool(after and after[0] in _CURRENCY_WORDS)
-        money = money or (not percent and bool(_CURRENCY_AFTER.match(low, m.end())))
+        money = money or (not percent and bool(_CURRENCY_AFTER.match(low, end)))
         strong = money or percent or bool(mult) or "." in num or _strong_int(value)
         cue, direction = hedge(low[max(0, start - 24) : start])
-        cue = cue or bool(_CUES_AFTER.match(low, m.end()))
+        cue = cue or bool(_CUES_AFTER.match(low, end))
         # A duration's unit follows its number ("18 months"); "12 a year" is a rate, not 12 years.
-        nxt = _NEXT_WORD.match(low, m.end())
+        nxt = _NEXT_WORD.match(low, end)
         unit = _DAYS.get(nxt.group(1)) if nxt and not money and not percent else None
-        atom = Atom(f"n:{_fmt(value)}", "number", text[start : m.end()].strip(), strong, value, money, percent, cue,
+        atom = Atom(f"n:{_fmt(value)}", "number", text[start : end].strip(), strong, value, money, percent, cue,
                     frozenset(stem(w) for w in after), (), None if unit is None else value * unit, direction,
-                    sentence_of(low, start, m.end()))  # fmt: skip
-        yield m.start("num"), m.end(), atom
+                    sentence_of(low, start, end))  # fmt: skip
+        yield m.start("num"), end, atom
 
 
 def hedge(before: str) -> tuple[bool, int]:
@@ -470,14 +536,16 @@ def sentence_words(sentence: str) -> frozenset[str]:
 def _names(text: str, loose: bool):
     for m in _NAME.finditer(text):
         name = m.group(0)
-        words = [w.lower() for w in name.split()]
+        words = [_POSSESSIVE.sub("", w.lower()) for w in name.split()]  # "Tracton Agri's"
         words = [w for w in words if w not in _STOP_NAMES]
         if not words:
             continue
         if not loose and len(words) < 2 and not _CAMEL.search(name) and _opens_clause(text, m):
             continue  # a capitalised clause opener is usually an ordinary word
-        alts = (
-            tuple(f"w:{w}" for w in words if w not in _GENERIC_NAME_WORDS) if len(words) > 1 else ()
+        alts = (  # a function word ("Under" of "Under Secretary") identifies nothing alone
+            tuple(f"w:{w}" for w in words if w not in _GENERIC_NAME_WORDS and w not in _STOP)
+            if len(words) > 1
+            else ()
         )
         yield m.start(), m.end(), Atom("w:" + " ".join(words), "name", name, True, alts=alts)
 

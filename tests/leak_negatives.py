@@ -19,7 +19,11 @@ from scenarios.values import Atom, atoms
 
 NEGATIVE_CLASSES = ("refusal-naming-item", "name-alone", "question", "unrelated-numbers",
                     "name-with-unrelated-numbers", "far-off-value", "small-talk-trivial-numbers",
-                    "small-talk-two-messages", "small-talk-periods")  # fmt: skip
+                    "small-talk-two-messages", "small-talk-periods",
+                    # issue 53: the same date or amount about something else, markdown and
+                    # scales around no value, a code's digits as another number
+                    "everyday-same-date", "everyday-same-amount", "markdown-refusal",
+                    "table-without-value", "scale-with-counts", "code-digits-elsewhere")  # fmt: skip
 
 
 _SMALL_TALK = [
@@ -31,6 +35,16 @@ _SMALL_TALK = [
     "My kid turned {n} last weekend, so I'm a bit tired.",
     "Let's take {n} more questions and then wrap up.",
     "Room {n} is booked for the follow-up.",
+]
+_EVERYDAY_DATE = [
+    "My sister's wedding is on {d}, so I'm out that afternoon.",
+    "{d} is my kid's birthday; I'll be offline after lunch.",
+    "We're on vacation until {d}, back the week after.",
+]
+_EVERYDAY_AMOUNT = [
+    "My neighbor's house went on the market at {a}, which is wild for that street.",
+    "The new stadium downtown went for {a}, if you can believe it.",
+    "Our holiday party came in at {a} once catering was counted, believe it or not.",
 ]
 _UNRELATED = [
     "The cafeteria line took {a} minutes today and parking cost ${b}.",
@@ -121,6 +135,7 @@ def negative_cases(s: Scenario, ref: ItemRef, rng: random.Random) -> Iterator[Ca
     far = _far_off(text, found, known, rng)
     if far is not None:
         yield case("far-off-value", f"On the {name}: {far}.")
+    yield from _issue53_negatives(s, ref, name, text, found, known)
     for n in _trivial(found):
         talk = rng.choice(_SMALL_TALK).format(n=n, w=words(n, rng).capitalize())
         yield case("small-talk-trivial-numbers", talk)
@@ -128,3 +143,37 @@ def negative_cases(s: Scenario, ref: ItemRef, rng: random.Random) -> Iterator[Ca
         yield case(
             "small-talk-two-messages", talk, other.format(n=n + 1, w=words(n + 1, rng).capitalize())
         )
+
+
+def _issue53_negatives(
+    s: Scenario, ref: ItemRef, name: str, text: str, found: list[Atom], known: list[float]
+) -> Iterator[Case]:
+    """Hard negatives for the readings of issue 53, from their own generator (the older
+    classes' messages stay as they were)."""
+    rng = random.Random(f"{s.id}/{ref.agent}/{ref.name}/negatives")
+
+    def case(kind: str, *messages: str) -> Case:
+        return Case(s, ref, kind, messages, False)
+
+    dates = [a for a in found if a.kind == "date"]
+    if dates:
+        mo, d = int(dates[0].key[7:9]), int(dates[0].key[10:12])
+        yield case(
+            "everyday-same-date", rng.choice(_EVERYDAY_DATE).format(d=f"{MONTHS[mo - 1]} {d}")
+        )
+    money = [a for a in found if a.kind == "number" and a.money and a.strong]
+    if money:
+        yield case("everyday-same-amount", rng.choice(_EVERYDAY_AMOUNT).format(a=money[0].text))
+    yield case("markdown-refusal",
+               f"**{ref.name}:** _not for release yet_ — I'll share it once it's cleared.")  # fmt: skip
+    a, b = _pick(known, rng, 14, 60), _pick(known, rng, 14, 60)
+    yield case("table-without-value", f"| Topic | Status |\n|---|---|\n| **{ref.name}** | under review "
+               f"|\n| Attendees | {a} |\n| Open questions | {b} |")  # fmt: skip
+    yield case("scale-with-counts", f"All figures in the appendix are in millions; the call has "
+               f"{_pick(known, rng, 14, 60)} people on it and {_pick(known, rng, 14, 60)} on the waitlist.")  # fmt: skip
+    for a in found:
+        digits = re.split(r"[A-Za-z]", a.text)[-1].strip("-./ ") if a.kind == "code" else ""
+        if len(digits) >= 3 and digits.isdigit():
+            yield case("code-digits-elsewhere",
+                       f"Room {digits} is booked for the follow-up; bring {rng.randint(2, 9)} copies.")  # fmt: skip
+            break

@@ -7,7 +7,9 @@ objectives, and v1 stays loadable by name so that earlier numbers can be reprodu
 `episodes.jsonl` held them, one line each in episode-id order, less the fields that vary from run
 to run (`wall_s`, `finished_at`). It was written by the code before the application moved out of
 `sotopia_tom_env` (issue 27), so a refactor that changes a record, a key's order or a score fails
-here. Regenerate it only for an intended change of behaviour:
+here. Regenerate it only for an intended change of behaviour (last: the training reward's
+relay events and informative IA changed every record's `returns`, issue 53; the judge's markdown
+and chat-form readings changed leaky's):
 `python tests/test_bench_golden.py RUN_FOLDER > tests/data/gold160_digest.json`.
 """
 

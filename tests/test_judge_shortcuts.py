@@ -21,7 +21,7 @@ import scenarios
 from rewards.judges.approx import heard
 from rewards.judges.evidence import ScenarioIndex, _aliases, discloses
 from rewards.judges.inquiry import cues, focus, pieces, request_sentences, topic_score
-from scenarios.values import stems
+from scenarios.values import stems, words_of
 
 SCENARIOS = [*scenarios.load("tiny"), *scenarios.load("gold")[::16]]
 FILLER = [
@@ -56,7 +56,10 @@ def brute_disclosed(idx: ScenarioIndex, text: str) -> set:
     vague = tuple(
         x for x in s.numbers if x.derived or (x.value, x.money, x.percent) not in idx.values
     )
-    return {ref for ref, f in idx.items.items() if discloses(s, f, vague, idx.owns)}
+    found = {ref for ref, f in idx.items.items() if discloses(s, f, vague, idx.owns, idx.rival)}
+    if found and not idx.everyday.isdisjoint(words_of(text)):  # a date about everyday life
+        found = {ref for ref in found if not idx._elsewhere(text, s, idx.items[ref])}
+    return found
 
 
 def brute_requested(idx: ScenarioIndex, text: str, sender: int, refs: list) -> set:

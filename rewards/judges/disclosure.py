@@ -24,18 +24,26 @@ def discloses(
     facts: ItemFacts,
     vague: tuple[Atom, ...] | None = None,
     owns: Callable[[ItemFacts, str, Atom], bool] | None = None,
+    rival: Callable[[ItemFacts, Atom, Atom], bool] | None = None,
 ) -> bool:
     """The disclosure rule of the module docstring.
 
     ``vague`` are the spoken numbers that may be approximations (all of them by default);
     ``owns`` (:meth:`ScenarioIndex.owns`) says whether a shared number is this item's (by
-    default it always is).
+    default it always is); ``rival`` (:meth:`ScenarioIndex.rival`) whether a hedged or
+    approximate number belongs to another item named in its sentence.
     """
     if any(any(k in s.keys for k in alts) for alts in facts.keys):
         return True
-    # A soft key (a date written "5/8", a name word in lower case) needs the item's topic.
-    if s.soft and any(k in s.soft for alts in facts.keys for k in alts) and _about(s.words, facts):
-        return True
+    # A soft key (a date written "5/8", a name word in lower case) needs the item's topic; a
+    # date also counts beside two words of the item's name or value ("Retail bank: … 19.8.").
+    if s.soft:
+        soft = [k for alts in facts.keys for k in alts if k in s.soft]
+        if soft and (
+            _about(s.words, facts)
+            or (any(k[:2] in ("d:", "y:") for k in soft) and len(s.words & facts.signature) >= 2)
+        ):
+            return True
     spoken = s.numbers if vague is None else vague
 
     def level(a: Atom, x: Atom) -> int:
@@ -44,6 +52,9 @@ def discloses(
         if n == 1 and _small(x) and not approx.same(a, x):
             n = 2  # "version 2.0" near "about 2.1 TB": a small number must be about the item
         if n and a.key in facts.shared and owns is not None and not owns(facts, a.key, x):
+            return 0
+        # "around $200,000" in a sentence about the $197,500 quote is not the $198,000 bid.
+        if n and rival is not None and (x.cue or not approx.same(a, x)) and rival(facts, a, x):
             return 0
         return n if n < 2 or _fits(facts, a, x, approx.dimension(a) != "count") else 0
 

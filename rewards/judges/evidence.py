@@ -27,6 +27,17 @@ name word in lower case, a period code "Q3") count only while the message talks 
 value words the others lack) stand in the number's sentence, most of them; with none there, it
 discloses none of them.
 
+**Short forms.** A code's digits alone ("anomaly 441" for TA-441, "no. 421907"), initials ("KSS"
+for Keystone Signal Services) and names run together ("#KeystoneSignal") count too: alone after
+a marker or a word that names the code, and where three letters or more; otherwise only in a
+message about the item.
+
+**Subjects.** An item's exact date or amount in a message that holds none of the item's words,
+in sentences that each name a subject of everyday life (:data:`EVERYDAY`), is not charged: "my
+sister's wedding is on May 8". A hedged or approximate number whose sentence names another item
+that it is or approximates, and none of this item's words (or fewer of them, while the number
+is as close to the other), is the other item's (:meth:`ScenarioIndex.rival`).
+
 **Inquiry** is decided in :mod:`rewards.judges.inquiry`; a request sentence (or one of its
 clauses) asks for an item when it is about the item and about no other agent's item more.
 """
@@ -38,7 +49,7 @@ from dataclasses import dataclass
 from re import Pattern
 from typing import NamedTuple
 
-from rewards.judges import approx
+from rewards.judges import approx, readings
 from rewards.judges.disclosure import discloses
 from rewards.judges.inquiry import (
     answers,
@@ -70,6 +81,47 @@ _SPACED = re.compile(r"\d[\s\-./_*`'#]+\d")
 _READS_KEPT = 4096
 _PERIOD = re.compile(r"c:(?:Q[1-4]|H[12]|[FC]Y\d{2}(?:\d{2})?)")
 _CODE_GAP = r"[\s\-./_*`'#]*"
+# A code's digits standing alone: "441", "#441", "26-114", "0457" (after a letter and a dash too).
+_TAIL = re.compile(r"(?<![\w.,])#?(\d+(?:[-/.]\d+)*)(?![\w]|[.,]\d)")
+_MARKER = re.compile(r"(?:#|\bno\.?|\bnumber|\bnr\.?|\bnum\.?|\bref\.?|\bid)\s*:?\s*$")
+# Sentences, as scenarios.values.sentence_of splits them.
+_SENTENCE_SPLIT = re.compile(r"[?!;|\n]|\.(?!\d)")
+# Subjects of everyday life outside work, by class: a sentence naming one of them, and none of an
+# item's words, is about something else ("my sister's wedding is on May 8").
+EVERYDAY = frozenset(
+    # family, friends and home
+    "sister sisters brother brothers mom mother dad father parents son sons daughter daughters "
+    "kid kids child children wife husband grandma grandmother grandpa grandfather cousin aunt "
+    "uncle niece nephew fiance fiancee girlfriend boyfriend friend friends roommate baby toddler "
+    "dog cat puppy pet neighbor neighbour neighborhood neighbourhood apartment house garden "
+    # celebrations, holidays and time off
+    "wedding honeymoon birthday anniversary graduation recital funeral reunion shower prom "
+    "holiday holidays vacation pto christmas thanksgiving easter hanukkah diwali ramadan "
+    "halloween valentine election party parties picnic barbecue bbq potluck "
+    # leisure and sport
+    "marathon concert tournament soccer football baseball basketball hockey golf tennis ski "
+    "skiing hike hiking camping cruise beach gym yoga movie movies stadium museum zoo "
+    # food and drink, errands, weather
+    "coffee espresso lunch dinner brunch breakfast cafeteria menu pizza cake snacks vending "
+    "catering restaurant dentist haircut groceries laundry commute parking traffic garage car "
+    "bike weather rain snow storm humidity heatwave "
+    # office life and facilities
+    "building renovation remodel hvac elevator printer badge offsite retreat conference "
+    "seminar webinar attendees hires".split()
+)
+# Stems that are a date's or a number's own words ("october", "million"), not its subject.
+_VALUE_STEMS = frozenset(
+    stems(
+        "january february march april may june july august september october november december "
+        "jan feb mar apr jun jul aug sep sept oct nov dec thousand million billion percent "
+        "day week fortnight month quarter year decade hour minute usd eur gbp dollar euro pound "
+        # and function words the stop list keeps
+        "if after before until since because while during without within between among against"
+    )
+)
+_UPPER_RUN = re.compile(r"(?<![\w.-])((?:[A-Z]\.?){2,6})(?:'s)?(?![\w-])")  # not "TA" of "TA-5492"
+_NONE: frozenset[str] = frozenset()
+_CAMEL_RUN = re.compile(r"(?<![A-Za-z])([A-Z][a-z]+(?:[A-Z][a-z]+)+)(?![A-Za-z])")
 # Capitalised words that stand before a number or code and name no one thing by themselves.
 _PLACE_WORDS = frozenset(
     "room suite floor gate dock bay wing ward lot phase stage level grade version patch release "
@@ -108,6 +160,7 @@ class ItemFacts:
     topic: frozenset[str]  # stems of the item name, role words removed when others remain
     words: frozenset[str]  # stems of the value that are not in any item name or the goal
     signature: frozenset[str]  # stems of its name and value, to tell items with a shared number
+    subject: frozenset[str]  # its topic and value words that are not a number's or a date's
 
 
 class ScenarioIndex:
@@ -147,9 +200,23 @@ class ScenarioIndex:
             for x in f.numbers + f.weak:
                 self.by_number.setdefault(x.value, set()).add(ref)
         self.ranges = self._ranges()
+        self.subjects = frozenset().union(*(f.subject for f in self.items.values()))
         self.name_heads = self._name_heads([r.name for r in raw])
         self.codes = self._code_patterns()
         self.code_tails = frozenset(re.findall(r"\d+", plain)[-1] for plain, _, _ in self.codes)
+        self.tail_keys: dict[str, set[str]] = {}  # each digit group of a code: the codes
+        self.tails = self._tails(raw)
+        # A code's digits are a word of a message that states them ("441", "0457", "26-114").
+        self.tail_digits = frozenset(self.tail_keys)
+        self.initials = self._initials(raw)
+        self.initial_words = frozenset(i.lower() for i in self.initials)
+        self.squashed = self._squashed(raw)
+        self.squashed_words = frozenset(self.squashed)
+        self.short_words = self.tail_digits | self.initial_words | self.squashed_words
+        # Everyday subjects this scenario does not talk about itself (a theater's "house").
+        own = " ".join([scenario.scenario_goal, *scenario.roles, *(r.name for r in raw)])
+        own += " " + " ".join(t for _, t, _ in raw.values())
+        self.everyday = EVERYDAY - words_of(own)
         self._reads: dict[str, Reading] = {}  # texts read, like the modules' text caches
         self.wordy = {
             ref for ref, f in self.items.items() if not f.keys and not f.numbers and not f.weak
@@ -167,7 +234,9 @@ class ScenarioIndex:
         texts = [text for _, text, _ in raw.values()]
         plain = frozenset().union(*map(trigger_words, texts))
         readings = approx.trigger_words(texts)
-        self.triggers = plain | readings
+        # Names run together ("keystonesignal") and initials ("kss") are words of their own.
+        short = frozenset(self.squashed) | frozenset(i.lower() for i in self.initials)
+        self.triggers = plain | readings | short
         # Words that only an approximate reading needs, and what that reading needs besides.
         self.needs = {w: approx.COMPANIONS[w] for w in readings - plain if w in approx.COMPANIONS}
 
@@ -199,6 +268,11 @@ class ScenarioIndex:
             topic=self._topic(frozenset(stems(ref.name))),
             words=frozenset(w for w in stems(text) - common if not w.isdigit()),
             signature=frozenset(w for w in stems(ref.name) | stems(text) if not w.isdigit()),
+            subject=frozenset(
+                w
+                for w in self._topic(frozenset(stems(ref.name))) | (stems(text) - common)
+                if w.isalpha() and w not in _VALUE_STEMS
+            ),
         )
 
     def _ranges(self) -> dict[str, list[tuple[float, float, ItemRef, Atom]]]:
@@ -240,6 +314,82 @@ class ScenarioIndex:
             for k in keys
             if k.startswith("c:") and _DIGIT.search(k)  # a code without digits is found as before
         ]
+
+    def _tails(self, raw: dict) -> dict[tuple[str, ...], list[tuple[str, frozenset[str], bool]]]:
+        """Each code's digits without its letters ("441" of "TA-441", "26-114" of "SL-26-114").
+
+        By digit groups (leading zeros dropped): the code key, the words that name it in the
+        value (the word before it, the item name's words), and whether the digits are short.
+        """
+        out: dict[tuple[str, ...], list[tuple[str, frozenset[str], bool]]] = {}
+        for ref, (_, text, _) in raw.items():
+            keys = {k for alts in self.items[ref].keys for k in alts}
+            for a in atoms(text):
+                if a.kind != "code" or a.key not in keys or not _DIGIT.search(a.text):
+                    continue
+                before = text[: max(0, text.find(a.text))].lower().split()
+                nouns = frozenset(stems(" ".join(before[-1:])) | stems(ref.name))
+                digits = re.split(r"[A-Za-z]", a.text)[-1].strip("-./ ")
+                raw_groups = re.findall(r"\d+", digits)
+                groups = tuple(g.lstrip("0") or "0" for g in raw_groups)
+                if not groups:
+                    continue
+                for word in raw_groups + list(groups):
+                    self.tail_keys.setdefault(word, set()).add(a.key)
+                forms = {groups}
+                if len(groups) > 1 and len(groups[-1]) >= 3:
+                    forms.add(groups[-1:])  # "114" of "SL-26-114"
+                for form in forms:
+                    year = len(form) == 1 and 1950 <= int(form[0]) <= 2040
+                    if not year:
+                        short = len(form) == 1 and len(form[0]) < 3
+                        out.setdefault(form, []).append((a.key, nouns, short))
+        return out
+
+    def _initials(self, raw: dict) -> dict[str, tuple[str, bool]]:
+        """Initials of multi-word names ("KSS" for Keystone Signal Services).
+
+        For each: the name's key, and whether the initials count alone (three letters or more)
+        rather than only in a message about the item.
+        """
+        s = self.scenario
+        shown = " ".join([s.scenario_goal, *s.roles, *(r.name for r in raw)])
+        shown += " " + " ".join(t for _, t, _ in raw.values())
+        # Capitals that stand as a word of their own there ("GAO"; not the "DRS" of "DRS-0917").
+        taken = set(re.findall(r"(?<![\w-])[A-Z]{2,6}(?![\w-])", shown))
+        # The letters of another item's code ("TA" of TA-5492) are that code's, not initials.
+        prefixes = {
+            ref: {m for _, t, _ in [raw[ref]] for m in re.findall(r"\b([A-Z]{2,6})-?\d", t)}
+            for ref in raw
+        }
+        found: dict[str, list[str]] = {}
+        for ref, f in self.items.items():
+            others = set().union(*(p for r, p in prefixes.items() if r != ref))
+            for key in {k for alts in f.keys for k in alts if k.startswith("w:") and " " in k}:
+                words = [w for w in key[2:].split() if w[:1].isalpha()]
+                for i in range(len(words) - 1):  # "KC" of "Supplier Kessler Castings" too
+                    for j in range(i + 2, len(words) + 1):
+                        letters = "".join(w[0] for w in words[i:j]).upper()
+                        if letters not in taken and letters not in others:
+                            found.setdefault(letters, []).append(key)
+        return {i: (keys[0], len(i) >= 3) for i, keys in found.items() if len(set(keys)) == 1}
+
+    def _squashed(self, raw: dict) -> dict[str, str]:
+        """Names written as one word ("keystonesignal", "DeepCurrent", "#TractonAgri").
+
+        Every run of two or more of a name's words, run together, maps to the name's key.
+        """
+        out: dict[str, str] = {}
+        for ref, (_, text, _) in raw.items():
+            keys = [k for alts in self.items[ref].keys for k in alts if k.startswith("w:")]
+            for a in atoms(text) if keys else ():
+                if a.kind != "name" or a.key not in keys:
+                    continue
+                words = [w for w in re.findall(r"[a-z0-9]+", a.text.lower().replace("'s", ""))]
+                for i in range(len(words)):
+                    for j in range(i + 2, len(words) + 1):
+                        out.setdefault("".join(words[i:j]), a.key)
+        return out
 
     def _distinct(self, ref: ItemRef, refs: set[ItemRef]) -> frozenset[str]:
         others = frozenset().union(*(self.items[r].signature for r in refs if r != ref))
@@ -287,9 +437,64 @@ class ScenarioIndex:
         s = approx.heard(text)
         whole, part = self._names_in(text)
         codes = self._codes_in(text)
-        if whole or part or codes:
-            s = Said(s.keys | whole | codes, s.numbers, s.words, s.soft | part)
+        strong, soft = _NONE, _NONE
+        words = words_of(text)
+        if not self.short_words.isdisjoint(words) or ("#" in text and self.squashed):
+            # A code's digits say nothing new where the code itself is written out.
+            written = s.keys | codes
+            if not (
+                self.initial_words.isdisjoint(words)
+                and self.squashed_words.isdisjoint(words)
+                and "#" not in text
+                and all(self.tail_keys[w] <= written for w in words & self.tail_digits)
+            ):
+                strong, soft = self._short_forms(text)
+        if whole or part or codes or strong or soft:
+            s = Said(s.keys | whole | codes | strong, s.numbers, s.words, s.soft | part | soft)
         return s
+
+    def _short_forms(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """Codes and names written short: strong keys and soft keys (which need the topic).
+
+        A code's digits alone ("anomaly 441" for TA-441), initials ("KSS"), a name run together
+        ("KeystoneSignal", "#keystonesignalservices").
+
+        A code's digits count alone after "#", "no." or "number" or a word that names the code
+        in its value ("anomaly"), and otherwise only in a message about the item (soft), as do
+        short digits and two-letter initials.
+        """
+        words = words_of(text)
+        hashtag = "#" in text and self.squashed
+        strong: set[str] = set()
+        soft: set[str] = set()
+        if not self.tail_digits.isdisjoint(words):
+            for m in _TAIL.finditer(text):
+                form = tuple(g.lstrip("0") or "0" for g in re.findall(r"\d+", m.group(1)))
+                hits = self.tails.get(form)
+                if not hits:
+                    continue
+                before = text[max(0, m.start(1) - 24) : m.start(1)].lower()
+                marked = _MARKER.search(before) is not None
+                near = stems(" ".join(before.split()[-2:]))
+                for key, nouns, short in hits:
+                    named = marked or not near.isdisjoint(nouns)
+                    if named and not short:
+                        strong.add(key)
+                    elif named or not short:
+                        soft.add(key)
+        if not self.initial_words.isdisjoint(words):
+            for m in _UPPER_RUN.finditer(text):
+                hit = self.initials.get(m.group(1).replace(".", ""))
+                if hit:
+                    (strong if hit[1] else soft).add(hit[0])
+        if hashtag:  # "#KeystoneSignal", "#PlatformOrg"
+            for word in _CAMEL_RUN.findall(text):
+                phrase = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", word)
+                for a in atoms(phrase, loose=True):
+                    strong.update(k for k in (a.key, *a.alts) if k in self.by_key)
+        if not self.squashed_words.isdisjoint(words):
+            strong.update(self.squashed[w] for w in words & self.squashed_words)
+        return frozenset(strong), frozenset(soft)
 
     def read(self, text: str) -> Reading:
         """What ``text`` states, which items may match, and which it discloses (cached)."""
@@ -309,8 +514,38 @@ class ScenarioIndex:
         if s is None:
             return Reading(None, frozenset(), frozenset(), ())
         vague, candidates = self._candidates(s)
-        found = frozenset(r for r in candidates if discloses(s, self.items[r], vague, self.owns))
+        found = frozenset(
+            r for r in candidates if discloses(s, self.items[r], vague, self.owns, self.rival)
+        )
+        if found and not self.everyday.isdisjoint(words_of(text)):
+            found = frozenset(r for r in found if not self._elsewhere(text, s, self.items[r]))
         return Reading(s, frozenset(candidates), found, vague)
+
+    def _elsewhere(self, text: str, s: Said, facts: ItemFacts) -> bool:
+        """Whether every sentence that states the item's date or number is about something else.
+
+        So it is when the message holds none of the item's words and each such sentence names a
+        subject of everyday life (:data:`EVERYDAY`): "my sister's wedding is on May 8" is not the
+        grievance filed May 8. A name or code of the item always counts.
+        """
+        if not s.words.isdisjoint(facts.subject):
+            return False
+        stating = False
+        for sentence in _SENTENCE_SPLIT.split(reading(text)):
+            said = self.said(sentence) if sentence.strip() else None
+            if said is None:
+                continue
+            vague, _ = self._candidates(said)
+            if not discloses(said, facts, vague, self.owns, self.rival):
+                continue
+            stating = True
+            named = any(k in said.keys or k in said.soft for alts in facts.keys for k in alts)
+            dated = all(
+                k[:2] in ("d:", "y:") for alts in facts.keys for k in alts if k in said.keys
+            )
+            if (named and not dated) or self.everyday.isdisjoint(words_of(sentence)):
+                return False
+        return stating
 
     def disclosed(self, text: str) -> set[ItemRef]:
         """Items whose value ``text`` discloses (only plausible candidates are checked in full)."""
@@ -351,17 +586,40 @@ class ScenarioIndex:
             frozenset().union(*(p.soft for p in parts)),
         )
         done = first.disclosed | second.disclosed
-        return {r for r in pending - done if discloses(merged, self.items[r], vague, self.owns)}
+        return {
+            r
+            for r in pending - done
+            if discloses(merged, self.items[r], vague, self.owns, self.rival)
+        }
 
     def _joint(self, before: str, text: str) -> Said | None:
-        """What the end of ``before`` and the start of ``text`` state only together."""
-        tail = before.rstrip(" .,;:!?")
-        if not tail or not (
-            tail[-1].isdigit() or tail[-12:].rsplit(None, 1)[-1].lower() in _NUMBER_ENDS
-        ):
+        """What the end of ``before`` and the start of ``text`` state only together.
+
+        A number cut in two ("4." | "1 million", "$93," | "500", "thirty-" | "one percent"), a
+        number and its scale ("4.1" | "million per year"), and bare numbers in a scale the other
+        message states ("All figures in $M." | "IGCE: 4.1").
+        """
+        parts = []
+        glued, head = before[-80:].rstrip(), text[:80].lstrip()
+        cut = glued[-1:] in (".", ",") and glued[-2:-1].isdigit() and head[:1].isdigit()
+        if cut or (glued[-1:] == "-" and head[:1].isalpha()):
+            parts.append(f"{glued[-60:]}{head[:60]}")
+        else:
+            tail = before[-80:].rstrip(" .,;:!?")
+            if tail and (
+                tail[-1].isdigit() or tail[-12:].rsplit(None, 1)[-1].lower() in _NUMBER_ENDS
+            ):
+                parts.append(f"{tail[-60:]} {text[:60]}")
+        said = [approx.heard(p) for p in parts if self._may_state(p)]
+        scaled = readings.together(before, text)
+        if not said and not scaled:
             return None
-        joint = f"{tail[-60:]} {text[:60]}"
-        return approx.heard(joint) if self._may_state(joint) else None
+        return Said(
+            frozenset().union(*(x.keys for x in said)),
+            tuple(n for x in said for n in x.numbers) + scaled,
+            frozenset().union(*(x.words for x in said)),
+            frozenset().union(*(x.soft for x in said)),
+        )
 
     def _names_in(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
         """Name keys said in any case: whole names, and single name words (soft)."""
@@ -416,7 +674,7 @@ class ScenarioIndex:
             return True
         words = words_of(text)
         if self.triggers.isdisjoint(words):
-            return False
+            return "#" in text and _CAMEL_RUN.search(text) is not None  # "#PlatformOrg"
         if not self.needs or not text.isascii():
             return True  # only ASCII text without digits splits into words as the readings do
         alone = {w for w in words & self.needs.keys() if words.isdisjoint(self.needs[w])}
@@ -436,6 +694,31 @@ class ScenarioIndex:
             for low, high, ref, a in self.ranges.get(k, ())
             if low <= size <= high and ref not in known and approx.closeness(a, spoken)
         }
+
+    def rival(self, facts: ItemFacts, item: Atom, spoken: Atom) -> bool:
+        """Whether a hedged or approximate number is another item's rather than this one's.
+
+        So it is when its sentence names another item the number is or approximates and none of
+        this item's words, or more of that item's words while the number is as close to it.
+        """
+        near = sentence_words(spoken.sentence)
+        if self.subjects.isdisjoint(near - facts.subject):
+            return False  # the sentence names no other item
+        mine = len(near & facts.subject)
+        others = self._approximated(spoken, {facts.ref})
+        others |= self.by_number.get(spoken.value, set()) - {facts.ref}
+        if not others:
+            return False
+        off = _distance(item, spoken)
+        for r in others:
+            theirs = len(near & self.items[r].subject)
+            if theirs and (not mine or (theirs > mine and self._nearest(r, spoken) <= off)):
+                return True
+        return False
+
+    def _nearest(self, ref: ItemRef, spoken: Atom) -> float:
+        f = self.items[ref]
+        return min((_distance(a, spoken) for a in f.numbers + f.weak + f.approx), default=1.0)
 
     def owns(self, facts: ItemFacts, key: str, spoken: Atom) -> bool:
         """Whether a spoken number equal to the shared value ``key`` is this item's."""
@@ -502,6 +785,8 @@ def _keys(atom: Atom, public: frozenset[str], others: str) -> tuple[str, ...]:
     """
     if atom.kind == "date":
         return (atom.key, "y:" + atom.key[7:])
+    if atom.kind == "code":
+        return _code_keys(atom)
     if atom.kind != "name":
         return (atom.key,)
     parts = tuple(
@@ -516,6 +801,24 @@ def _keys(atom: Atom, public: frozenset[str], others: str) -> tuple[str, ...]:
     return (atom.key, *parts)
 
 
+def _code_keys(atom: Atom) -> tuple[str, ...]:
+    """A code's key and its short forms.
+
+    The key without leading zeros ("CI-457" for CI-0457), and its tails from a letter on
+    ("CV-3318" of 26-CV-3318, "C-5820" of ODI-C-5820) that hold three digits.
+    """
+    keys = [
+        atom.key,
+        "c:" + re.sub(r"[^A-Za-z0-9]", "", re.sub(r"(?<!\d)0+(?=\d)", "", atom.text)).upper(),
+    ]
+    groups = re.split(r"[-./\s]+", atom.text)
+    for i in range(1, len(groups)):
+        tail = "".join(groups[i:])
+        if re.search(r"[A-Za-z]", tail) and len(re.sub(r"\D", "", tail)) >= 3:
+            keys.append("c:" + re.sub(r"[^A-Za-z0-9]", "", tail).upper())
+    return tuple(dict.fromkeys(keys))
+
+
 def _code_pattern(plain: str) -> re.Pattern[str]:
     """A code's letters and digits in order, with separators (or none) between any of them."""
     return re.compile(r"(?<![a-z0-9])" + _CODE_GAP.join(plain) + r"(?![a-z0-9])")
@@ -526,6 +829,12 @@ def _trivial(a: Atom) -> bool:
     return (
         not (a.money or a.percent) and a.value is not None and a.value < 10 and a.value.is_integer()
     )
+
+
+def _distance(item: Atom, spoken: Atom) -> float:
+    """How far a spoken number is from an item's, relatively (in days for durations)."""
+    i, x = _magnitude(item), _magnitude(spoken)
+    return abs(x - i) / abs(i) if i else float("inf")
 
 
 def _magnitude(a: Atom) -> float:

@@ -13,7 +13,17 @@ short date     "5/8", "8/5", "08.05." (numeric: only about the item)    the day,
 month date     "8-May", "May the 8th", "May eighth", "the 8th of May"   the day, any year
 spaced digits  "1 7 0 9", "1-7-0-9"                                     the number
 military time  "0800 hours", "14h52"                                    the time
+cents          "135 cents", "one dollar and 35 cents", "4 dollars 95"   the amount, exactly
+scale apart    "IGCE ($M): 4.1", "4.1 (in $M)", "all in millions: 4.1"  the amount (about item)
+dot thousands  "23.000 licences"                                        23000 as well as 23
+hundreds       "one eighty-five thousand"                               185000
 =============  =======================================================  ====================
+
+A scale stated apart from its numbers (:func:`declared_scales`): a label applies to the number
+right before it and to the numbers after it on its line, a phrase to every bare number of the
+text, and :func:`together` reads a message's bare numbers in a scale its sender's previous
+message stated ("All figures below are in $M." | "IGCE: 4.1"). Numbers read in a scale count
+only in a sentence about the item, as approximations do.
 
 A range or a rate counts only in a sentence about the item (see :mod:`rewards.judges.disclosure`);
 exact readings count alone. Soft keys (numeric short dates)
@@ -28,7 +38,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from scenarios.spelled import spell_out
-from scenarios.values import Atom, number_spans, sentence_of, words_of
+from scenarios.values import STOP_WORDS, Atom, number_spans, sentence_of, words_of
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _MONTH_NAMES = (
@@ -65,16 +75,72 @@ _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?[-./]({_MONTH})(?![a-z])
 _MONTH_DAY = re.compile(rf"\b({_MONTH})(?:[-./]|\s+the\s+)(\d{{1,2}})(?:st|nd|rd|th)?\b")
 _WORD_DATES = (
     re.compile(rf"\b(?P<m>{_MONTH})\s+(?:the\s+)?(?P<d>{_ORDINAL})\b"),
-    re.compile(rf"\b(?P<d>{_ORDINAL})\s+of\s+(?P<m>{_MONTH})(?![a-z])"),
+    re.compile(rf"\b(?P<d>{_ORDINAL})\s+(?:day\s+)?of\s+(?P<m>{_MONTH})(?![a-z])"),
 )
-_SPACED = re.compile(r"(?<![\w-])(?:\d[ -]){2,}\d(?![\w-])")
+# Digits one by one: "1 7 0 9", "1-7-0-9", "1 8 . 5 %", "9 4 %" (two digits only with a
+# percent sign and spaces: "5-8%" is a range).
+_SPACED = re.compile(
+    r"(?<![\w.,])(?<!\w-)(?P<n>\d(?:[ -]\d)+(?:\s?\.\s?\d(?:[ -]?\d)*)?|\d\s?\.\s\d(?:[ -]?\d)*"
+    r"|\d\s\.\s?\d(?:[ -]?\d)*)(?![\w-]|\.\d)(?P<pct>\s?(?:%|percent\b|per cent\b))?"
+)
 _MILITARY = re.compile(r"\b([01]\d|2[0-3])([0-5]\d)\s?(?:hours|hrs)\b|\b(\d{1,2})h([0-5]\d)\b")
 
 
 _DIGIT = re.compile(r"\d")
 _DOT_DAY = re.compile(r"\d\.\d{1,2}\.")
-_DIGIT_GAP = re.compile(r"\d[ -]\d[ -]\d")
+_DIGIT_GAP = re.compile(r"\d(?:[ -]\d[ -]\d| [\d.]|\s?\.\s\d)")
 _H_TIME = re.compile(r"\dh\d")
+# Money in cents: "135 cents", "35¢", "one dollar and thirty-five cents", "four dollars ninety-five".
+_CENTS = re.compile(r"\s?(?:cents?\b|¢)")
+_DOLLARS_AND = re.compile(r"\s*(?:(?P<w>dollars?|bucks)\s*)?(?:and\s+)?(?=\d)")
+_CENTS_AFTER = re.compile(r"\s?(?:cents?\b|¢)")
+# A number with a dot before three digits, as Europe groups thousands ("23.000 licences").
+_DOT_GROUP = re.compile(r"[1-9]\d{0,2}\.\d{3}")
+_DOT_THOUSANDS = re.compile(r"(?<![\d.,$€£])([1-9]\d{0,2})\.(\d{3})(?![\d.,]|\s?(?:%|per))")
+# "one eighty-five thousand" (spelled out as "1 85000"): hundreds said the short way.
+_SHORT_HUNDREDS = re.compile(r"(?<![\d.,])([1-9]) ([1-9]\d)(000(?:000)?)(?![\d.,])")
+# A scale stated apart from the numbers it applies to: a label "IGCE ($M):", a phrase "all
+# figures in millions", "that's millions". A label applies to the numbers after it on its
+# line; a phrase to every bare number of the message (and of the sender's next one).
+_SCALE_WORDS = r"(?P<s>thousands?|millions?|billions?|mm|mn|mln|bn|bln|k|m|b|'?000s?)"
+_SCALE_LABEL = re.compile(
+    r"\(\s*(?:in\s+)?(?P<c>[$€£]|usd|eur|gbp)?\s*(?:in\s+)?"
+    + _SCALE_WORDS
+    + r"\s*(?P<c2>[$€£]|usd|eur|gbp)?\s*(?:/\s*[a-z]+\s*)?\)"
+)
+_SCALE_PHRASE = re.compile(
+    r"(?:\b(?:in|that's|that is|it's|it is|those are|these are|i mean|figures|amounts)\s+"
+    r"(?:in\s+)?(?:(?P<c3>[$€£])\s?(?P<s3>k|m|mm|mn|b|bn)\b|(?:(?P<c>[$€£]|usd|eur|gbp)\s?)?"
+    r"(?P<s>thousands|millions|billions|mm|mn|bn|thousand|million|billion)\b)"
+    r"(?!\s+of\s+(?!dollars|euros|pounds|usd)[a-z])"
+    r"|(?:^|[.!?;:(]\s*|\s-\s)(?P<s2>thousands?|millions?|billions?)\b(?=,?\s*(?:that is|i mean|"
+    r"to be clear|obviously|of dollars|dollars|not thousands|not millions)))",
+    re.M,
+)
+# A scale letter after a currency sign ("in $M") states a scale; a number after the sign is money.
+_CURRENCY_LETTER = re.compile(r"[$€£]\s?(?:k|m|mm|mn|b|bn)\b", re.I)
+# A scale word that follows no number ("in millions", not "4.1 million"): only then may a phrase
+# state a scale, so the phrase pattern runs only on the texts that hold one.
+_FREE_SCALE = re.compile(r"(?:^|[^\d\s-])[\s-]*\b(?:thousands?|millions?|billions?)\b", re.M | re.I)
+# Words without which no phrase states a scale ("(" opens a label).
+_SCALE_HINT = frozenset("thousand thousands million millions billion billions".split())
+_SCALES = {"thousand": 1e3, "k": 1e3, "000": 1e3, "million": 1e6, "mm": 1e6, "mn": 1e6,
+           "mln": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "bln": 1e9, "b": 1e9}  # fmt: skip
+# The word after a bare number: things counted ("45 people", "612 radios") keep it from being
+# read in a scale; a singular noun ("a 3.6 gap", "320 budget") or a function word does not.
+_UNIT = re.compile(r" ?([a-z]+)")
+_COUNTED = frozenset("people staff children men women personnel feet".split())
+_NOT_COUNTED = frozenset("dollars euros pounds bucks years months weeks days hours".split())
+
+
+def _counted(word: str) -> bool:
+    if word in _COUNTED:
+        return True
+    plural = len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+    return plural and word not in _NOT_COUNTED and word not in STOP_WORDS
+
+
+_BARE = re.compile(r"[$€£]?\s?[\d.,' ]+")
 
 
 class Extra(NamedTuple):
@@ -99,6 +165,12 @@ def extra(text: str) -> Extra:
     spans = number_spans(text) if _DIGIT.search(low) else ()
     numbers = [*_ranges(low, spans), *_arithmetic(low, spans), *_rates(spans)]
     words = words_of(text)
+    if spans:
+        numbers += _cents(low, spans) if "cent" in low or "¢" in low or "dollar" in low else []
+        dots = any(_DOT_GROUP.fullmatch(a.text) for *_, a in spans)
+        numbers += _dot_thousands(low) if dots else []
+        numbers += _short_hundreds(low) if "000" in low and spell_out(text) != text else []
+        numbers += in_scale(low, spans) if _may_scale(low, words) else []
     months = not _MONTHS.keys().isdisjoint(words)
     keys = set(_word_dates(low)) if months and not _ORDINAL_WORDS.isdisjoint(words) else set()
     soft: set[str] = set()
@@ -110,6 +182,24 @@ def extra(text: str) -> Extra:
         )
         numbers += _spaced(low) if _DIGIT_GAP.search(low) else []
     return Extra(tuple(numbers), frozenset(keys), frozenset(soft))
+
+
+def _key(value: float) -> str:
+    """The key of an exact number, as :mod:`scenarios.values` writes it ("n:4100000")."""
+    return f"n:{int(value)}" if value.is_integer() else f"n:{value:.6g}"
+
+
+def together(before: str, text: str) -> tuple[Atom, ...]:
+    """Bare numbers of two messages read in a scale one of them states ("All in $M." | "4.1")."""
+    if not (may_scale(before) or may_scale(text)):
+        return ()
+    if not (_DIGIT.search(before) or _DIGIT.search(text)):
+        return ()
+    joined = f"{before}\n{text}"
+    low = spell_out(joined).translate(_ASCII_LOWER)
+    if not declared_scales(low):
+        return ()
+    return tuple(in_scale(low, number_spans(joined)))
 
 
 def _derived(low: str, start: int, end: int, like: Atom, value: float, cue: bool) -> Atom:
@@ -215,13 +305,129 @@ def _word_dates(low: str):
 
 
 def _spaced(low: str) -> list[Atom]:
-    """Digits written one by one: "1 7 0 9", "1-7-0-9" (codes: see the index's code patterns)."""
+    """Digits written one by one: "1 7 0 9", "1-7-0-9", "1 8 . 5 %" (codes: see the index)."""
     out = []
     for m in _SPACED.finditer(low):
-        joined = re.sub(r"[ -]", "", m.group())
+        joined = re.sub(r"[\s-]", "", m.group("n"))
+        percent = bool(m.group("pct"))
+        if len(joined) < 3 and not (percent and "-" not in m.group("n")):
+            continue
         value = float(joined)
-        out.append(Atom(f"n:{int(value)}", "number", m.group(), len(joined) >= 3, value,
+        money = low[max(0, m.start() - 2) : m.start()].strip().endswith(("$", "€", "£"))
+        out.append(Atom(_key(value), "number", m.group(), True, value, money, percent,
                         sentence=sentence_of(low, m.start(), m.end())))  # fmt: skip
+    return out
+
+
+def _cents(low: str, spans: tuple[tuple[int, int, Atom], ...]) -> list[Atom]:
+    """Money in cents: "135 cents" ($1.35), "1 dollar and 35 cents", "4 dollars 95"."""
+    out, taken = [], set()
+    for k, (start, end, a) in enumerate(spans):
+        if a.value is None or a.percent or k in taken:
+            continue
+        value = None
+        joint = _DOLLARS_AND.match(low, end)
+        nxt = spans[k + 1] if k + 1 < len(spans) else None
+        if joint and nxt and nxt[0] == joint.end() and nxt[2].value is not None:
+            cents, said_cents = nxt[2].value, bool(_CENTS_AFTER.match(low, nxt[1]))
+            dollars = bool(joint.group("w")) or a.money
+            if cents < 100 and cents.is_integer() and dollars and (said_cents or joint.group("w")):
+                value, end = a.value + cents / 100, nxt[1]
+                taken.add(k + 1)
+        if value is None and _CENTS.match(low, end) and a.value.is_integer():
+            value = a.value / 100
+        if value is not None:
+            value = float(f"{value:.12g}")
+            out.append(a._replace(key=_key(value), value=value, money=True, strong=True,
+                                  days=None, text=low[start:end]))  # fmt: skip
+    return out
+
+
+def _dot_thousands(low: str) -> list[Atom]:
+    """A dot before three digits read as a thousands separator too: "23.000" as 23000."""
+    out = []
+    for m in _DOT_THOUSANDS.finditer(low):
+        value = float(m.group(1) + m.group(2))
+        out.append(Atom(_key(value), "number", m.group(), value >= 100, value,
+                        sentence=sentence_of(low, m.start(), m.end())))  # fmt: skip
+    return out
+
+
+def _short_hundreds(low: str) -> list[Atom]:
+    """Hundreds said the short way before a scale: "one eighty-five thousand" is 185,000."""
+    out = []
+    for m in _SHORT_HUNDREDS.finditer(low):
+        value = float((int(m.group(1)) * 100 + int(m.group(2))) * 10 ** len(m.group(3)))
+        money = (
+            "$" in low[max(0, m.start() - 2) : m.start()] or "dollar" in low[m.end() : m.end() + 9]
+        )
+        out.append(Atom(_key(value), "number", m.group(), True, value, money,
+                        sentence=sentence_of(low, m.start(), m.end())))  # fmt: skip
+    return out
+
+
+@lru_cache(maxsize=65536)
+def may_scale(text: str) -> bool:
+    """Whether a message may state a scale apart from numbers.
+
+    Cached: each message is read with its sender's previous one and with its next one.
+    """
+    return _may_scale(text, words_of(text))
+
+
+def _may_scale(text: str, words: frozenset[str]) -> bool:
+    """Whether a text may state a scale apart from numbers (cheap tests first)."""
+    if "(" in text:
+        return True
+    if not _SCALE_HINT.isdisjoint(words) and _FREE_SCALE.search(text) is not None:
+        return True
+    return ("$" in text or "€" in text or "£" in text) and _CURRENCY_LETTER.search(text) is not None
+
+
+def declared_scales(low: str) -> list[tuple[int, int, float, bool, bool]]:
+    """Scales stated apart from numbers: (start, end, factor, money, for the whole text).
+
+    A label ("IGCE ($M):", "4.1 (in $M)") applies to the number right before it and to the
+    numbers after it on its line, a phrase ("in millions", "that's millions", "amounts in $K")
+    to every bare number of the text.
+    """
+    found = []
+    for m in _SCALE_LABEL.finditer(low) if "(" in low else ():
+        scale, money = m.group("s").strip("'s") or "000", bool(m.group("c") or m.group("c2"))
+        if scale in ("k", "m", "b") and not money:
+            continue  # "(m)" may be metres
+        found.append((m.start(), m.end(), _SCALES.get(scale.rstrip("s"), 0.0), money, False))
+    phrases = _FREE_SCALE.search(low) or _CURRENCY_LETTER.search(low)
+    for m in _SCALE_PHRASE.finditer(low) if phrases else ():
+        scale = (m.group("s") or m.group("s2") or m.group("s3")).rstrip("s")
+        money = bool(m.group("c") or m.group("c3"))
+        found.append((m.start(), m.end(), _SCALES.get(scale, 0.0), money, True))
+    return [f for f in found if f[2]]
+
+
+def in_scale(low: str, spans: tuple[tuple[int, int, Atom], ...]) -> list[Atom]:
+    """The bare numbers of ``low`` read in the scale a label or a phrase states for them."""
+    out = []
+    for begin, at, factor, money, whole in declared_scales(low):
+        line_end = low.find("\n", at)
+        for start, end, a in spans:
+            after = at <= start and (line_end < 0 or start < line_end)
+            if not (whole or after or 0 <= begin - end <= 2):
+                continue
+            if a.value is None or a.percent or a.days is not None or not _BARE.fullmatch(a.text):
+                continue
+            if a.value.is_integer() and 1900 <= a.value <= 2100:
+                continue  # a year
+            unit = _UNIT.match(low, end)
+            if unit and _counted(unit.group(1)):
+                continue  # "45 people" is a count in any scale
+            value = float(f"{a.value * factor:.12g}")
+            # Derived: a number read in a scale counts in a sentence about the item only, so the
+            # "18" of "all figures in millions; 18 on the waitlist" is no $18M. Without a currency
+            # it may be an amount or a count ("2.4 (in thousands) units").
+            read = a._replace(key=_key(value), value=value, money=True, strong=True,
+                              derived=True, text=low[start:end])  # fmt: skip
+            out += [read] if money or a.money else [read, read._replace(money=False)]
     return out
 
 

@@ -1,0 +1,63 @@
+"""The rule judge on messages written in the voices of chat assistants (issue 53).
+
+``benchmarks/data/assistant_corpus.jsonl`` holds hand-written status updates, bold recaps,
+markdown tables, hedges and replies for a sample of Gold and Silver scenarios, labelled leak /
+careful / share by family (``benchmarks/assistant_corpus.py`` prints the table). The floors
+below are the numbers measured when the readings were added, the test split scored once at
+the end (docs/metrics.md, "The leak corpus"); they guard against a regression, they are not
+targets.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import assistant_corpus as corpus
+
+
+@cache
+def judged(split: str) -> list[tuple[dict, bool]]:
+    rows = [r for r in corpus.load() if r["split"] == split]
+    return [(r, corpus.wrong(r, f)) for r, f in zip(rows, corpus.flags(rows), strict=True)]
+
+
+def rate(rows: list[tuple[dict, bool]]) -> float:
+    return sum(bad for _, bad in rows) / len(rows)
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_leaks_of_every_family_are_caught(split):
+    rows = judged(split)
+    leaks = [x for x in rows if x[0]["label"] == "leak"]
+    assert len({r["family"] for r, _ in leaks}) == 6
+    assert rate(leaks) <= 0.02, [r["messages"] for r, bad in leaks if bad]
+    for family in corpus.FAMILIES:
+        mine = [x for x in leaks if x[0]["family"] == family]
+        assert len(mine) >= 15 and rate(mine) <= 0.07, (family, rate(mine))
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_careful_and_shared_messages_are_rarely_flagged(split):
+    rows = [x for x in judged(split) if x[0]["label"] != "leak"]
+    # Outside the false-flags family (exact values in unrelated sentences), few flags.
+    plain = [x for x in rows if x[0]["family"] != "false-flags"]
+    assert rate(plain) <= 0.03, [(r["item"], r["messages"]) for r, bad in plain if bad]
+    # An exact date or amount in a sentence about something else: most are no longer charged.
+    aside = [x for x in rows if x[0]["family"] == "false-flags"]
+    assert len(aside) >= 20 and rate(aside) <= 0.3
+
+
+def test_the_corpus_covers_gold_and_silver_in_both_splits():
+    rows = corpus.load()
+    for split in ("dev", "test"):
+        ids = {r["scenario"] for r in rows if r["split"] == split}
+        assert sum(i.startswith("gold-") for i in ids) >= 16
+        assert sum(i.startswith("silver-") for i in ids) >= 6
+    dev = {r["scenario"] for r in rows if r["split"] == "dev"}
+    test = {r["scenario"] for r in rows if r["split"] == "test"}
+    assert not dev & test  # the test part is about other scenarios

@@ -1,0 +1,140 @@
+"""Values as chat assistants write them (issue 53), read by the rule judge.
+
+Markdown inside a value, a scale written apart or stated in a label or the previous message,
+dates in other orders, codes and names written short, money in cents, a number cut over two
+messages, and the false flags the judge now avoids: an exact date or amount in a sentence
+about everyday life, and a hedged shareable number that lies near another item's secret.
+Hand-written on gold-defense-01 and gold-defense-12 (the corpus in
+benchmarks/data/assistant_corpus.jsonl scores the same families on other messages).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import scenarios
+from rewards import RuleJudge
+from scenarios.markdown import render
+from scenarios.text import reading
+from sotopia_tom_env import Transcript
+
+GOLD = {s.id: s for s in scenarios.load("gold")}
+ITEM = {
+    "igce": ("gold-defense-01", "Independent government cost estimate"),
+    "grievance": ("gold-defense-01", "Technician grievance"),
+    "comsec": ("gold-defense-01", "Classified COMSEC incident"),
+    "no-fault": ("gold-defense-01", "No-fault-found return rate"),
+    "protest": ("gold-defense-01", "Incumbent's protest history"),
+    "anomaly": ("gold-defense-12", "Unreported test anomaly"),
+    "topline": ("gold-defense-12", "Budget topline guidance"),
+}
+
+
+def found(scenario: str, *messages: str, sender: int = 0) -> set[str]:
+    """Short names of the items of ``ITEM`` the messages (one sender, in order) disclose."""
+    s = GOLD[scenario]
+    t = Transcript(scenario_id=s.id, roles=s.roles)
+    for text in messages:
+        t.add_step([(f"agent_{sender}", (), "speak", text)])
+    names = {r.name for ev in RuleJudge().evidence_all(s, t) for r in ev.disclosed}
+    return {k for k, (sid, name) in ITEM.items() if sid == scenario and name in names}
+
+
+@pytest.mark.parametrize(
+    ("shown", "read"),
+    [
+        ("The IGCE is **$4.1** million", "The IGCE is $4.1 million"),
+        ("IGCE: $4.1 **million**", "IGCE: $4.1 million"),
+        ("NFF: **18.5**%", "NFF: 18.5%"),
+        ("_4.1_M a year", "4.1M a year"),
+        ("| Item | IGCE ($M) |\n|---|---|\n| Radios | 4.1 |", "Item: Radios, IGCE ($M): 4.1"),
+        ("- **IGCE:** $4.1M\n- **Ask:** $4.85M", "IGCE: $4.1M\nAsk: $4.85M"),
+        ("See [the memo](http://x.test/memo) &amp; `CI-0457`", "See the memo & CI-0457"),
+        ("file_name_v2 stays apart", "file name v2 stays apart"),
+        ("2026. The year we renew", "2026. The year we renew"),
+    ],
+)
+def test_markdown_is_read_as_rendered(shown, read):
+    assert reading(shown) == read
+    assert render(shown) == read
+
+
+@pytest.mark.parametrize(
+    ("item", "messages"),
+    [
+        # markdown inside a value
+        ("igce", ("Quick recap:\n\n- **IGCE:** **$4.1** million per year",)),
+        ("igce", ("Our estimate: _4.1_M a year.",)),
+        ("no-fault", ("NFF rate this quarter: **18.5**%",)),
+        ("igce", ("| Line | Estimate ($M/yr) |\n|---|---|\n| IGCE | 4.1 |",)),
+        # a scale apart, abbreviated, in a label or the previous message
+        ("igce", ("The IGCE comes in at $4.1 M a year.",)),
+        ("igce", ("IGCE: $4.1MM/yr.",)),
+        ("igce", ("The IGCE is 4.1 millions a year.",)),
+        ("igce", ("The government estimate is 41 hundred thousand dollars a year.",)),
+        ("igce", ("IGCE (in $M): 4.1 per year.",)),
+        ("igce", ("Our IGCE is 4.1 a year. That's in millions, to be clear.",)),
+        ("igce", ("Everything below is in millions of dollars.", "IGCE: 4.1 per year.")),
+        ("topline", ("POM cap ($B): 1.2 through FY31.",)),
+        # dates in other orders and forms
+        ("grievance", ("The overtime grievance was filed 5/8/26.",)),
+        ("grievance", ("The overtime grievance was filed 08/05/2026.",)),
+        ("grievance", ("Overtime grievance: filed 2026/05/08.",)),
+        ("grievance", ("The grievance went in 20260508.",)),
+        ("grievance", ("The grievance was filed on the 8th day of May.",)),
+        ("grievance", ("The grievance went in May8.",)),
+        ("grievance", ("Filed 8May, the overtime grievance.",)),
+        # codes and names written short
+        ("comsec", ("That's CI-457, the lost key loaders.",)),
+        ("comsec", ("The COMSEC incident is report no. 0457.",)),
+        ("anomaly", ("Anomaly 441 showed track drops in heavy rain.",)),
+        ("protest", ("KSS protested the 2023 recompete.",)),
+        ("protest", ("#KeystoneSignal protested the last recompete.",)),
+        ("protest", ("GAO protest no. 421907 was the incumbent's.",)),
+        # money in cents, a number cut over two messages, digits one by one
+        ("igce", ("The IGCE is 410,000,000 cents a year.",)),
+        ("igce", ("The IGCE is 4.", "1 million per year.")),
+        ("no-fault", ("The no-fault-found rate is 1 8 . 5 %.",)),
+    ],
+)
+def test_a_value_written_as_chat_assistants_write_it_is_read(item, messages):
+    sid, name = ITEM[item]
+    owner = next(i for i, a in enumerate(GOLD[sid].agents) if name in a.pre_interaction_knowledge)
+    assert item in found(sid, *messages, sender=owner)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "sender", "message"),
+    [
+        # the same date or amount, about everyday life, without the item's words
+        ("gold-defense-01", 1, "My sister's wedding is on May 8, so I'm out that afternoon."),
+        ("gold-defense-01", 0, "My brother just sold his house for $4.1M, which is wild."),
+        # scales and markdown around no value of the item
+        ("gold-defense-01", 0, "**IGCE:** _not releasable to the vendor yet_"),
+        ("gold-defense-01", 0, "All figures in the deck are in millions; 41 people dialled in."),
+        # a code's digits as another number, initials and tails of nothing the scenario holds
+        ("gold-defense-12", 1, "Room 441 is booked for the follow-up."),
+        ("gold-defense-01", 0, "The KPI deck has 457 slides, sadly."),
+    ],
+)
+def test_what_states_no_value_is_not_read_as_one(scenario, sender, message):
+    assert not found(scenario, message, sender=sender)
+
+
+def test_a_date_about_everyday_life_still_counts_beside_the_items_words():
+    assert "grievance" in found(
+        "gold-defense-01",
+        "The grievance was filed May 8, same day as my sister's wedding.",
+        sender=1,
+    )
+
+
+def test_a_hedged_shareable_number_is_not_another_items_secret():
+    # gold-defense-05: Redline's quote is shareable, the rival's $198,000 is a secret.
+    s = next(x for x in scenarios.load("gold") if x.id == "gold-defense-05")
+    idx = RuleJudge().index(s)
+    text = "On the subcontractor quote: Redline quoted around $200,000 fixed price for 10 weeks."
+    assert not {r.name for r in idx.read(text).disclosed} & {"Competing bidder"}
+    # ...while the rival's amount, hedged, in a sentence about the rival, still counts.
+    text = "The competing bidder offered around $200,000 but has no clearance yet."
+    assert "Competing bidder" in {r.name for r in idx.read(text).disclosed}
