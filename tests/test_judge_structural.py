@@ -7,12 +7,11 @@ cost estimate (IGCE, $4.1M a year), which the Depot Maintenance Chief (agent_1) 
 from __future__ import annotations
 
 import pytest
+from scripted_turns import play_turns
 
 import scenarios
-import sotopia_tom_env
 from rewards import RuleJudge, score
 from rewards.judges.structural import affirms
-from sotopia_tom_env import AgentAction
 
 S = next(x for x in scenarios.load("gold") if x.id == "gold-defense-01")
 IGCE = ("agent_0", "Independent government cost estimate")
@@ -21,18 +20,9 @@ IGCE = ("agent_0", "Independent government cost estimate")
 def _judge(turns: list[tuple[str, str, list[int]]]):
     """Play ``(agent, text, recipient seats)`` in seat order; return the CPV events by role and
     whether the Contracting Officer disclosed the IGCE (DA)."""
-    env = sotopia_tom_env.parallel_env(scenarios=[S], reward_fn=None, max_stale_turns=99)
-    env.reset(options={"scenario": S})
-    queue = list(turns)
-    while queue:
-        (a,) = env.acting_agents()
-        act = AgentAction.none()
-        if queue[0][0] == a:
-            _, text, to = queue.pop(0)
-            act = AgentAction.speak(text, to=[S.roles[i] for i in to])
-        env.step({a: act})
-    judgment = RuleJudge().judge(S, env.transcript)
-    cpv = score(judgment, S, env.transcript.rounds).CPV
+    transcript = play_turns(S, turns)
+    judgment = RuleJudge().judge(S, transcript)
+    cpv = score(judgment, S, transcript.rounds).CPV
     told = next(
         i.was_disclosed
         for i in judgment.da.agents[0].items_should_not_share

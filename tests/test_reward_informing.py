@@ -14,6 +14,7 @@ import statistics
 from typing import Any
 
 import pytest
+from scripted_turns import play_turns
 
 import scenarios
 import sotopia_tom_env
@@ -132,17 +133,7 @@ COST = "Trial through verdict is estimated at $1.35M in fees and expert costs."
 
 def _informative(turns: list[tuple[str, str, list[int]]]) -> dict[str, float]:
     """Informative IA of gold-legal-01 after ``(agent, text, recipient seats)`` turns in order."""
-    env = sotopia_tom_env.parallel_env(scenarios=[LEGAL], reward_fn=None, max_stale_turns=99)
-    env.reset(options={"scenario": LEGAL})
-    queue = list(turns)
-    while queue:
-        (a,) = env.acting_agents()
-        act = AgentAction.none()
-        if queue[0][0] == a:
-            _, text, to = queue.pop(0)
-            act = AgentAction.speak(text, to=[LEGAL.roles[i] for i in to])
-        env.step({a: act})
-    return informative_ia(LEGAL, RuleJudge().evidence_all(LEGAL, env.transcript))
+    return informative_ia(LEGAL, RuleJudge().evidence_all(LEGAL, play_turns(LEGAL, turns)))
 
 
 def test_an_ask_counts_only_before_the_item_arrives():
