@@ -526,7 +526,7 @@ def digits_spaced_decimal(a: Atom, rng: random.Random) -> str | None:
         or not 0 < v < 1e4
     ):
         return None
-    text = " ".join(f"{v:g}".replace(".", "."))
+    text = " ".join(f"{v:g}")  # every character apart, the point included
     return f"{text} %" if a.percent else text
 
 
