@@ -20,6 +20,10 @@ Its plan, in order:
 4. wait; leave once every other participant has had a turn since its last message and
    nothing new reached it for ``patience`` of its turns.
 
+What it has said is read from its own messages by content, not by wording (a fact's value
+details, a question's content words), so that it labels a state another player reached
+without asking that player to repeat what it said in other words.
+
 It never writes a fact on its must-not-share list, and never answers beyond its plan.
 """
 
@@ -29,6 +33,7 @@ import re
 from typing import Any
 
 from policies.relevance import Heard, Relevance, default_relevance
+from scenarios.values import atom_keys, stems
 from sotopia_tom_env import AgentAction, AgentID
 from sotopia_tom_env.seat import Fact, SeatView, read_seat
 
@@ -119,11 +124,14 @@ def next_message(view: SeatView, relevance: Relevance) -> AgentAction | None:
     said_public = " ".join(m.text for m in view.messages if m.sender == view.role and not m.to)
     said_dm = " ".join(m.text for m in view.messages if m.sender == view.role and m.to)
     public, private, _, _ = view.by_rule()
-    public = [f for f in public if f.text not in said_public]
+    public = [f for f in public if not _stated(f.text, said_public)]
     if public:
         return AgentAction.speak(_sharing(public))
-    private = [f for f in private if f.text not in said_dm]
-    questions = [q for q in map(_question, objective_questions(view.objective)) if q not in said_dm]
+    private = [f for f in private if not _stated(f.text, said_dm)]
+    asked = [s for s in _SPLIT.split(said_dm) if s.endswith("?")]
+    questions = [
+        q for q in map(_question, objective_questions(view.objective)) if not _asked(q, asked)
+    ]
     if private or questions:
         body = " ".join(filter(None, [_sharing(private), *questions]))
         return AgentAction.speak(body, to=present)
@@ -134,6 +142,22 @@ def next_message(view: SeatView, relevance: Relevance) -> AgentAction | None:
     for sender, asks in pending.items():
         return AgentAction.speak(" ".join(asks), to=[sender])
     return None
+
+
+def _stated(fact: str, said: str) -> bool:
+    """Whether the seat's messages state the fact: word for word, or every detail of its value.
+
+    At a state another player reached (a DAgger label) the seat may have said a fact in its
+    own words ("Capital drawn: $54.5M"); asking it to say the fact again teaches repetition.
+    """
+    keys = atom_keys(fact)
+    return fact in said or (bool(keys) and keys <= atom_keys(said))
+
+
+def _asked(question: str, asked: list[str]) -> bool:
+    """Whether one of the seat's questions covers most content words of ``question``."""
+    words = stems(question)
+    return bool(words) and any(len(words & stems(q)) >= 0.8 * len(words) for q in asked)
 
 
 def _question(body: str) -> str:

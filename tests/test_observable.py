@@ -282,3 +282,41 @@ def test_partners_repeating_themselves_do_not_keep_it_waiting() -> None:
         obs, _, _, _, infos = env.step({agent: action})
     assert mine[-1] == "leave"
     assert mine.count("none") == player.patience - 1  # it counts the turn it leaves on
+
+
+def _reworded(text: str) -> str:
+    """The same details in other words: numbers and capitalised words kept, others reversed."""
+    return " ".join(
+        w if w.lower() != w or any(c.isdigit() for c in w) else w[::-1] for w in text.split()
+    )
+
+
+def _numbered_public(s: Scenario) -> list[str]:
+    """Seat 0's shareable public facts whose value holds a number."""
+    me = s.agents[0]
+    return [
+        n
+        for n in me.goals.sharing_policy.what_to_share
+        if n not in me.goals.sharing_policy.what_not_to_share
+        and me.pre_interaction_knowledge[n].sensitivity == "public"
+        and any(c.isdigit() for c in me.pre_interaction_knowledge[n].text)
+    ]
+
+
+def test_a_fact_said_in_other_words_is_not_asked_for_again() -> None:
+    """A DAgger label at a student's state: the student posted some public facts in its own
+    words; the teacher shares only the one it left out, not a word-for-word repeat."""
+    s = next(x for x in GOLD if len(_numbered_public(x)) >= 2)
+    facts, public = s.agents[0].pre_interaction_knowledge, _numbered_public(s)
+    env = sotopia_tom_env.parallel_env(scenarios=[s], reward_fn=None, max_turns=30)
+    obs, infos = env.reset(options={"scenario": s})
+    said = " ".join(f"{n}: {_reworded(facts[n].text)}." for n in public[1:])
+    obs, *_ = env.step({"agent_0": AgentAction.speak(said)})
+    while env.acting_agents() != ["agent_0"]:
+        obs, *_ = env.step({a: AgentAction.none() for a in env.acting_agents()})
+    player = ObservablePlayer("agent_0")
+    player.reset(obs["agent_0"], infos["agent_0"])
+    label = player.label(obs["agent_0"])
+    assert label.action_type == "speak" and not label.to, label
+    assert facts[public[0]].text in label.argument  # left out: shared now
+    assert all(facts[n].text not in label.argument for n in public[1:])  # said: not repeated
