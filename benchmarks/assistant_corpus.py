@@ -14,7 +14,7 @@ false-flags). The messages are sent, in order, by the agent in the row (the item
 public, as ``tests/leak_eval.py`` sends its leaks. Rows are split into ``dev`` (developed
 against) and ``test`` (written first, before any change to the judge, and scored at the end).
 
-    python benchmarks/assistant_corpus.py [--split dev|test|all] [--misses] [--against TREE]
+    python benchmarks/assistant_corpus.py [--split dev|test|heldout|all] [--misses] [--against TREE]
 
 ``--against`` scores the judge of another checkout on the same rows, in a subprocess.
 """
@@ -126,7 +126,7 @@ def _rate(cell: list[int], recall: bool = False) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", default="dev", choices=["dev", "test", "all"])
+    parser.add_argument("--split", default="dev", choices=["dev", "test", "heldout", "all"])
     parser.add_argument("--misses", action="store_true", help="print every row judged wrong")
     parser.add_argument("--against", help="another checkout whose judge to compare")
     parser.add_argument("--data", type=Path, default=DATA)
