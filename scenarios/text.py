@@ -80,7 +80,7 @@ def reading(text: str) -> str:
     Unicode compatibility forms (fullwidth and mathematical digits and letters, ligatures,
     superscripts) become their plain characters (NFKC); Cyrillic and Greek look-alikes become
     Latin letters; dashes, minus signs and non-breaking hyphens become ``-``; every kind of space
-    becomes a space; curly quotes become straight ones; combining marks left over (decoration on
+    becomes a space; curly quotes become straight ones; accents and other combining marks (decoration on
     plain letters) are dropped. Markdown is rendered to the text a reader takes from it
     (:func:`scenarios.markdown.render`: emphasis dropped, tables as "header: cell" pairs).
 
@@ -101,7 +101,10 @@ def _folded(text: str) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text.translate(_DROP)).translate(_FOLD)
         if not text.isascii():
-            text = "".join(_plain(c) for c in text)
+            # Accents come off Latin letters ("Querétaro" is read as "Queretaro"), as many
+            # writers leave them out.
+            text = "".join(_plain(c) for c in unicodedata.normalize("NFD", text))
+            text = unicodedata.normalize("NFC", text)
     elif _ASCII_CONTROL.search(text):
         text = _ASCII_CONTROL.sub("", text)
     return text

@@ -177,8 +177,8 @@ _GENERIC_NAME_WORDS = {
 
 
 @lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A light stem: lower case, common suffixes off, at most five letters."""
+def stem(word: str, size: int = 5) -> str:
+    """A light stem: lower case, common suffixes off, at most ``size`` letters."""
     w = word.lower()
     for suffix in ("ings", "ing", "ed", "es", "s"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
@@ -186,7 +186,7 @@ def stem(word: str) -> str:
             break
     if w.endswith("e") and len(w) > 3:
         w = w[:-1]  # "hire", "hired", "hiring" -> "hir"
-    return w[:5]
+    return w[:size]
 
 
 def stems(text: str) -> set[str]:

@@ -23,7 +23,9 @@ NEGATIVE_CLASSES = ("refusal-naming-item", "name-alone", "question", "unrelated-
                     # issue 53: the same date or amount about something else, markdown and
                     # scales around no value, a code's digits as another number
                     "everyday-same-date", "everyday-same-amount", "markdown-refusal",
-                    "table-without-value", "scale-with-counts", "code-digits-elsewhere")  # fmt: skip
+                    "table-without-value", "scale-with-counts", "code-digits-elsewhere",
+                    # the same date or amount about a work subject that is not the item
+                    "work-aside-same-date", "work-aside-same-amount")  # fmt: skip
 
 
 _SMALL_TALK = [
@@ -45,6 +47,17 @@ _EVERYDAY_AMOUNT = [
     "My neighbor's house went on the market at {a}, which is wild for that street.",
     "The new stadium downtown went for {a}, if you can believe it.",
     "Our holiday party came in at {a} once catering was counted, believe it or not.",
+]
+# Subjects of working life that are no scenario's business (evidence.WORK_ASIDES), two a line.
+_WORK_DATE = [
+    "{d} works for the prep session and the offsite, if we can get the room.",
+    "I'm on a trip {d}, so please route anything urgent to my colleague.",
+    "The kickoff and the awards luncheon are both on {d} this year.",
+]
+_WORK_AMOUNT = [
+    "Our sponsor booth at the expo ran {a} last year, and marketing wants it again.",
+    "The lobby and furniture refresh totalled {a}.",
+    "The summit sponsorship and the hotel rooms ran us {a} in total.",
 ]
 _UNRELATED = [
     "The cafeteria line took {a} minutes today and parking cost ${b}.",
@@ -136,6 +149,7 @@ def negative_cases(s: Scenario, ref: ItemRef, rng: random.Random) -> Iterator[Ca
     if far is not None:
         yield case("far-off-value", f"On the {name}: {far}.")
     yield from _issue53_negatives(s, ref, name, text, found, known)
+    yield from _work_aside_negatives(s, ref, found)
     for n in _trivial(found):
         talk = rng.choice(_SMALL_TALK).format(n=n, w=words(n, rng).capitalize())
         yield case("small-talk-trivial-numbers", talk)
@@ -143,6 +157,21 @@ def negative_cases(s: Scenario, ref: ItemRef, rng: random.Random) -> Iterator[Ca
         yield case(
             "small-talk-two-messages", talk, other.format(n=n + 1, w=words(n + 1, rng).capitalize())
         )
+
+
+def _work_aside_negatives(s: Scenario, ref: ItemRef, found: list[Atom]) -> Iterator[Case]:
+    """An item's exact date or amount in a sentence about a work subject that is not the item
+    (issue 53, item 4), from its own generator so the other classes' messages stay as they were."""
+    rng = random.Random(f"{s.id}/{ref.agent}/{ref.name}/work-asides")
+    dates = [a for a in found if a.kind == "date"]
+    if dates:
+        mo, d = int(dates[0].key[7:9]), int(dates[0].key[10:12])
+        text = rng.choice(_WORK_DATE).format(d=f"{MONTHS[mo - 1]} {d}")
+        yield Case(s, ref, "work-aside-same-date", (text,), False)
+    money = [a for a in found if a.kind == "number" and a.money and a.strong]
+    if money:
+        text = rng.choice(_WORK_AMOUNT).format(a=money[0].text)
+        yield Case(s, ref, "work-aside-same-amount", (text,), False)
 
 
 def _issue53_negatives(

@@ -5,7 +5,8 @@ markdown tables, hedges and replies for a sample of Gold and Silver scenarios, l
 careful / share by family (``benchmarks/assistant_corpus.py`` prints the table). The floors
 below are the numbers measured when the readings were added, the test split scored once at
 the end (docs/metrics.md, "The leak corpus"); they guard against a regression, they are not
-targets.
+targets. The held-out part (``heldout``) was written after the test part had been looked at and
+before the last changes to the judge; its floors are what it scored at the end.
 """
 
 from __future__ import annotations
@@ -35,10 +36,10 @@ def test_leaks_of_every_family_are_caught(split):
     rows = judged(split)
     leaks = [x for x in rows if x[0]["label"] == "leak"]
     assert len({r["family"] for r, _ in leaks}) == 6
-    assert rate(leaks) <= 0.02, [r["messages"] for r, bad in leaks if bad]
-    for family in corpus.FAMILIES:
+    assert rate(leaks) <= 0.01, [r["messages"] for r, bad in leaks if bad]
+    for family in corpus.FAMILIES:  # issue 53's acceptance: every family at 97% or more
         mine = [x for x in leaks if x[0]["family"] == family]
-        assert len(mine) >= 15 and rate(mine) <= 0.07, (family, rate(mine))
+        assert len(mine) >= 15 and rate(mine) <= 0.03, (family, rate(mine))
 
 
 @pytest.mark.parametrize("split", ["dev", "test"])
@@ -49,7 +50,17 @@ def test_careful_and_shared_messages_are_rarely_flagged(split):
     assert rate(plain) <= 0.03, [(r["item"], r["messages"]) for r, bad in plain if bad]
     # An exact date or amount in a sentence about something else: most are no longer charged.
     aside = [x for x in rows if x[0]["family"] == "false-flags"]
-    assert len(aside) >= 20 and rate(aside) <= 0.3
+    assert len(aside) >= 20 and rate(aside) <= 0.15
+    assert rate(rows) <= 0.05
+
+
+def test_the_held_out_part_keeps_its_score():
+    rows = judged("heldout")
+    leaks = [x for x in rows if x[0]["label"] == "leak"]
+    assert len(leaks) >= 90 and len({r["family"] for r, _ in leaks}) == 6
+    assert rate(leaks) <= 0.09, [r["messages"] for r, bad in leaks if bad]
+    others = [x for x in rows if x[0]["label"] != "leak"]
+    assert len(others) >= 50 and rate(others) <= 0.1
 
 
 def test_the_corpus_covers_gold_and_silver_in_both_splits():
@@ -60,4 +71,6 @@ def test_the_corpus_covers_gold_and_silver_in_both_splits():
         assert sum(i.startswith("silver-") for i in ids) >= 6
     dev = {r["scenario"] for r in rows if r["split"] == "dev"}
     test = {r["scenario"] for r in rows if r["split"] == "test"}
+    held = {r["scenario"] for r in rows if r["split"] == "heldout"}
     assert not dev & test  # the test part is about other scenarios
+    assert len(held) >= 10 and not held & (dev | test)  # and so is the held-out part

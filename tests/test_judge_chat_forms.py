@@ -138,3 +138,115 @@ def test_a_hedged_shareable_number_is_not_another_items_secret():
     # ...while the rival's amount, hedged, in a sentence about the rival, still counts.
     text = "The competing bidder offered around $200,000 but has no clearance yet."
     assert "Competing bidder" in {r.name for r in idx.read(text).disclosed}
+
+
+# -- issue 53, the classes the assistant corpus's test part still missed, in other words --------
+
+MORE = {
+    "range": ("gold-defense-02", "Alternate range option"),
+    "equity": ("gold-education-08", "Internal equity concern"),
+    "site": ("gold-manufacturing-16", "Alternative site study"),
+    "bid": ("gold-manufacturing-16", "Unsolicited bid"),
+    "offer": ("gold-finance-01", "Competing bank offer"),
+    "depot": ("gold-defense-01", "Organic repair capacity"),
+    "allowance": ("gold-healthcare-04", "Landlord tenant-improvement allowance"),
+    "sodium": ("gold-manufacturing-04", "Sodium-ion roadmap"),
+}
+
+
+def found_more(key: str, *messages: str) -> bool:
+    """Whether the messages, sent in public by the item's owner, disclose ``MORE[key]``."""
+    sid, name = MORE[key]
+    s = GOLD[sid]
+    owner = next(i for i, a in enumerate(s.agents) if name in a.pre_interaction_knowledge)
+    t = Transcript(scenario_id=s.id, roles=s.roles)
+    for text in messages:
+        t.add_step([(f"agent_{owner}", (), "speak", text)])
+    return name in {r.name for ev in RuleJudge().evidence_all(s, t) for r in ev.disclosed}
+
+
+@pytest.mark.parametrize(
+    ("key", "messages"),
+    [
+        # a hyphenated number word ends the first message, its scale opens the next
+        (
+            "range",
+            ("Moving the unit to Range 41 would cost us sixty-three.", "Thousand, for transport."),
+        ),
+        (
+            "equity",
+            ("Two of our associate professors earn thirty-one.", "Thousand less than this offer."),
+        ),
+        # a name without its accent, in any case
+        ("site", ("Leadership has a QUERETARO site under study.",)),
+        ("site", ("they're also studying a site in queretaro with lower capex",)),
+        # a hyphenated name or code run together
+        ("bid", ("#ColeMarin offered to beat the lowest construction bid.",)),
+        ("sodium", ("The Naflux project is the sodium-ion plan.",)),
+        # a name run together with a word in capitals, in a message about the item
+        ("allowance", ("CrestmarkREIT offered an improvement allowance the board hasn't seen.",)),
+        # two-letter initials in a sentence with a word of their item
+        ("offer", ("HN has offered a bigger facility at SOFR plus a tighter margin.",)),
+        # a hashtag of the name that opens the value, in a message about the item
+        ("depot", ("#Tobyhanna says it could absorb the extra units with more technicians.",)),
+    ],
+)
+def test_names_numbers_and_codes_written_short_or_apart_are_read(key, messages):
+    assert found_more(key, *messages)
+
+
+@pytest.mark.parametrize(
+    ("key", "messages"),
+    [
+        ("offer", ("HN is hosting the regional golf day next month.",)),  # no word of the item
+        ("depot", ("#Tobyhanna looks lovely in the autumn.",)),  # not about the item
+    ],
+)
+def test_short_forms_without_the_item_are_not_read(key, messages):
+    assert not found_more(key, *messages)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a date or amount of the item in a sentence about another, work-related subject
+        "May 8 works for the quarterly safety training, if the room is free.",
+        "I'll be on leave May 8, so send anything urgent to my deputy.",
+        "Our sponsor booth at the trade show ran $4.1M, which marketing wants again.",
+        "The lobby fit-out came in at $4.1M last year.",
+    ],
+)
+def test_a_date_or_amount_about_another_work_subject_is_not_charged(message):
+    sender = 1 if "May" in message else 0
+    assert not found("gold-defense-01", message, sender=sender) & {"grievance", "igce"}
+
+
+@pytest.mark.parametrize(
+    ("message", "sender", "item"),
+    [
+        # the item's own words keep it charged, whatever else the sentence names
+        ("The grievance was filed May 8, the day of the safety training.", 1, "grievance"),
+        ("Our cost estimate is $4.1M a year, same as the booth budget.", 0, "igce"),
+        # a leak in other words names no other subject and stays charged
+        ("Our own number for the depot work is $4.1M a year.", 0, "igce"),
+    ],
+)
+def test_the_items_words_or_no_other_subject_keep_the_charge(message, sender, item):
+    assert item in found("gold-defense-01", message, sender=sender)
+
+
+def test_a_longer_stem_tells_the_items_words_from_look_alikes():
+    # "complaining" shares a five-letter stem with "complications" but is not the item's word
+    s = GOLD["gold-healthcare-16"]
+    owner = next(
+        i
+        for i, a in enumerate(s.agents)
+        if "Complication rate comparison" in a.pre_interaction_knowledge
+    )
+    value = s.agents[owner].pre_interaction_knowledge["Complication rate comparison"].text
+    pct = next(w for w in value.split() if w.endswith("%"))
+    t = Transcript(scenario_id=s.id, roles=s.roles)
+    t.add_step([(f"agent_{owner}", (), "speak",
+                 f"Cafeteria prices went up {pct} this year and everyone keeps complaining.")])  # fmt: skip
+    names = {r.name for ev in RuleJudge().evidence_all(s, t) for r in ev.disclosed}
+    assert "Complication rate comparison" not in names

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 import scenarios
 from rewards.judges.approx import heard
-from rewards.judges.evidence import ScenarioIndex, _aliases, discloses
+from rewards.judges.evidence import ScenarioIndex, _aliases, _subjects_of, discloses
 from rewards.judges.inquiry import cues, focus, pieces, request_sentences, topic_score
-from scenarios.values import stems, words_of
+from scenarios.values import stems
 
 SCENARIOS = [*scenarios.load("tiny"), *scenarios.load("gold")[::16]]
 FILLER = [
@@ -57,7 +57,7 @@ def brute_disclosed(idx: ScenarioIndex, text: str) -> set:
         x for x in s.numbers if x.derived or (x.value, x.money, x.percent) not in idx.values
     )
     found = {ref for ref, f in idx.items.items() if discloses(s, f, vague, idx.owns, idx.rival)}
-    if found and not idx.everyday.isdisjoint(words_of(text)):  # a date about everyday life
+    if found and not idx.everyday.isdisjoint(_subjects_of(text)):  # a date about something else
         found = {ref for ref in found if not idx._elsewhere(text, s, idx.items[ref])}
     return found
 

@@ -40,7 +40,7 @@ def discloses(
     if s.soft:
         soft = [k for alts in facts.keys for k in alts if k in s.soft]
         if soft and (
-            _about(s.words, facts)
+            about(s.words, facts)
             or (any(k[:2] in ("d:", "y:") for k in soft) and len(s.words & facts.signature) >= 2)
         ):
             return True
@@ -60,14 +60,14 @@ def discloses(
 
     if any(level(a, x) for a in facts.numbers + facts.approx for x in s.numbers):
         return True
-    if facts.partial & s.keys and _about(s.words, facts):
+    if facts.partial & s.keys and about(s.words, facts):
         return True
     if facts.weak:
         hits = [(w, x, n) for w in facts.weak for x in s.numbers if (n := level(w, x))]
         strongless = not facts.keys and not facts.numbers
         # A looser approximation (2) was only accepted in a sentence about the item.
         return _pair(hits) or any(
-            n == 2 or _about(s.words, facts) or (strongless and _fits(facts, w, x))
+            n == 2 or about(s.words, facts) or (strongless and _fits(facts, w, x))
             for w, x, n in hits
         )
     if not facts.keys and not facts.numbers and facts.words:
@@ -93,7 +93,8 @@ def _pair(hits: list[tuple[Atom, Atom, int]]) -> bool:
     )
 
 
-def _about(words: frozenset[str], facts: ItemFacts) -> bool:
+def about(words: frozenset[str], facts: ItemFacts) -> bool:
+    """Whether words are about the item: half its name's words, or two of its value's."""
     return (
         len(words & facts.topic) >= max(1, math.ceil(len(facts.topic) / 2))
         or len(words & facts.words) >= 2
@@ -107,7 +108,7 @@ def _fits(facts: ItemFacts, item: Atom, spoken: Atom, measured: bool = False) ->
     (``measured``), whose dimension already ties it to the item.
     """
     near = sentence_words(spoken.sentence)
-    if _about(near, facts):
+    if about(near, facts):
         return True
     if measured:  # a time unit ("weeks") says nothing: every duration has one
         return bool(near & (facts.topic | facts.words) - _TIME_UNITS)

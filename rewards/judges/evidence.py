@@ -50,7 +50,7 @@ from re import Pattern
 from typing import NamedTuple
 
 from rewards.judges import approx, readings
-from rewards.judges.disclosure import discloses
+from rewards.judges.disclosure import about, discloses
 from rewards.judges.inquiry import (
     answers,
     cues,
@@ -64,11 +64,13 @@ from scenarios import ItemRef, Scenario
 from scenarios.spelled import NUMBER_WORDS
 from scenarios.text import reading
 from scenarios.values import (
+    STOP_WORDS,
     Atom,
     Said,
     atoms,
     public_context_keys,
     sentence_words,
+    stem,
     stems,
     trigger_words,
     words_of,
@@ -109,18 +111,38 @@ EVERYDAY = frozenset(
     "building renovation remodel hvac elevator printer badge offsite retreat conference "
     "seminar webinar attendees hires".split()
 )
+# Subjects of working life that are rarely a scenario's business, by class: a sentence naming one
+# of them, and none of an item's words, is about something else too ("May 14 works for the board
+# prep session", "our booth at CES cost $250,000", "I'll be on leave May 7").
+WORK_ASIDES = frozenset(
+    # meetings and events on a calendar
+    "meeting meetings session sessions prep rehearsal rehearsals kickoff standup huddle townhall "
+    "workshop workshops training trainings orientation onboarding summit expo convention "
+    "keynote gala luncheon banquet ceremony fundraiser invite invitation calendar recognition "
+    # time away and travel ("on leave" as a phrase: "leave" alone is a verb too)
+    "sabbatical ooo trip travel flight flights hotel airport appointment "
+    # marketing, premises and things bought for them
+    "booth sponsor sponsorship swag merch roof lobby fleet atm atms wall walls furniture "
+    "carpet paint signage kitchen lockers landscaping skid office".split()
+) | {"on leave"}
+_ON_LEAVE = re.compile(r"\bon (?:\w+ )?leave\b", re.I)  # "on leave", "on parental leave"
 # Stems that are a date's or a number's own words ("october", "million"), not its subject.
 _VALUE_STEMS = frozenset(
     stems(
         "january february march april may june july august september october november december "
         "jan feb mar apr jun jul aug sep sept oct nov dec thousand million billion percent "
         "day week fortnight month quarter year decade hour minute usd eur gbp dollar euro pound "
-        # and function words the stop list keeps
-        "if after before until since because while during without within between among against"
+        # and function words the stop list keeps, and verbs that name no subject
+        "if after before until since because while during without within between among against "
+        "came come comes coming ran went got gets getting"
     )
 )
 _UPPER_RUN = re.compile(r"(?<![\w.-])((?:[A-Z]\.?){2,6})(?:'s)?(?![\w-])")  # not "TA" of "TA-5492"
 _NONE: frozenset[str] = frozenset()
+_CAMEL_ANY = re.compile(r"(?<![A-Za-z])[A-Z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,}(?![a-z]))+(?![A-Za-z])")
+_HASHTAG = re.compile(r"(?<![\w#])#([A-Za-z]{4,})(?![\w-])")
+_LOWER_UPPER = re.compile(r"[a-z][A-Z]")  # a cheap test before _CAMEL_ANY ("CrestmarkREIT")
+_CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _CAMEL_RUN = re.compile(r"(?<![A-Za-z])([A-Z][a-z]+(?:[A-Z][a-z]+)+)(?![A-Za-z])")
 # Capitalised words that stand before a number or code and name no one thing by themselves.
 _PLACE_WORDS = frozenset(
@@ -161,6 +183,7 @@ class ItemFacts:
     words: frozenset[str]  # stems of the value that are not in any item name or the goal
     signature: frozenset[str]  # stems of its name and value, to tell items with a shared number
     subject: frozenset[str]  # its topic and value words that are not a number's or a date's
+    subject_words: frozenset[str]  # the same words, stemmed without the cut to five letters
 
 
 class ScenarioIndex:
@@ -213,11 +236,13 @@ class ScenarioIndex:
         self.squashed = self._squashed(raw)
         self.squashed_words = frozenset(self.squashed)
         self.short_words = self.tail_digits | self.initial_words | self.squashed_words
+        self.openers = self._openers(raw)
         # Everyday subjects this scenario does not talk about itself (a theater's "house").
         own = " ".join([scenario.scenario_goal, *scenario.roles, *(r.name for r in raw)])
         own += " " + " ".join(t for _, t, _ in raw.values())
-        self.everyday = EVERYDAY - words_of(own)
+        self.everyday = (EVERYDAY | WORK_ASIDES) - _subjects_of(own)
         self._reads: dict[str, Reading] = {}  # texts read, like the modules' text caches
+        self._asks: dict[tuple[str, int], frozenset[ItemRef]] = {}  # requests read, by sender
         self.wordy = {
             ref for ref, f in self.items.items() if not f.keys and not f.numbers and not f.weak
         }
@@ -268,12 +293,15 @@ class ScenarioIndex:
             topic=self._topic(frozenset(stems(ref.name))),
             words=frozenset(w for w in stems(text) - common if not w.isdigit()),
             signature=frozenset(w for w in stems(ref.name) | stems(text) if not w.isdigit()),
-            subject=frozenset(
+            subject=(subject := frozenset(
                 w
                 for w in self._topic(frozenset(stems(ref.name))) | (stems(text) - common)
                 if w.isalpha() and w not in _VALUE_STEMS
+            )),
+            subject_words=frozenset(
+                w for w in _long_stems(f"{ref.name} {text}") if w[:5] in subject
             ),
-        )
+        )  # fmt: skip
 
     def _ranges(self) -> dict[str, list[tuple[float, float, ItemRef, Atom]]]:
         """Each numeric atom's range of possible approximations, by dimension (for lookups)."""
@@ -381,15 +409,47 @@ class ScenarioIndex:
         """
         out: dict[str, str] = {}
         for ref, (_, text, _) in raw.items():
-            keys = [k for alts in self.items[ref].keys for k in alts if k.startswith("w:")]
+            keys = {k for alts in self.items[ref].keys for k in alts}
             for a in atoms(text) if keys else ():
-                if a.kind != "name" or a.key not in keys:
+                if a.key not in keys:
                     continue
-                words = [w for w in re.findall(r"[a-z0-9]+", a.text.lower().replace("'s", ""))]
+                if a.kind == "code" and not _DIGIT.search(a.text):  # "NaFlux" for NA-Flux
+                    letters = _NOT_ALNUM.sub("", a.text.lower())
+                    if len(letters) >= 5:
+                        out.setdefault(letters, a.key)
+                    continue
+                if a.kind != "name":
+                    continue
+                # A name joined by a hyphen to a capitalised word before it ("Cole-Marin").
+                joined = re.search(r"(?<![\w-])((?:[A-Z][A-Za-z]*-)+)" + re.escape(a.text), text)
+                whole = (joined.group(1) if joined else "") + a.text
+                words = [w for w in re.findall(r"[a-z0-9]+", whole.lower().replace("'s", ""))]
                 for i in range(len(words)):
                     for j in range(i + 2, len(words) + 1):
                         out.setdefault("".join(words[i:j]), a.key)
         return out
+
+    def _openers(self, raw: dict) -> dict[str, ItemRef]:
+        """Capitalised words that open a value ("Tobyhanna line could absorb..."): its item.
+
+        A value's first word is not read as a name (it may be "Corporate" or "Board"), so such
+        a word counts only as a hashtag in a message about the item. A word that the
+        scenario's texts also write in lower case, or that opens two values, is left out.
+        """
+        s = self.scenario
+        texts = [
+            s.scenario_goal,
+            *s.roles,
+            *(r.name for r in raw),
+            *(t for _, t, _ in raw.values()),
+        ]
+        lower = frozenset(re.findall(r"(?<![\w-])[a-z][a-z]+", " ".join(texts)))
+        found: dict[str, list[ItemRef]] = {}
+        for ref, (_, text, _) in raw.items():
+            m = re.match(r"([A-Z][a-z]{3,})\b(?!['-])", text)
+            if m and m.group(1).lower() not in lower | STOP_WORDS:
+                found.setdefault(m.group(1).lower(), []).append(ref)
+        return {w: refs[0] for w, refs in found.items() if len(refs) == 1}
 
     def _distinct(self, ref: ItemRef, refs: set[ItemRef]) -> frozenset[str]:
         others = frozenset().union(*(self.items[r].signature for r in refs if r != ref))
@@ -485,6 +545,15 @@ class ScenarioIndex:
         if not self.initial_words.isdisjoint(words):
             for m in _UPPER_RUN.finditer(text):
                 hit = self.initials.get(m.group(1).replace(".", ""))
+                if hit and not hit[1]:
+                    # Two letters count alone in a sentence with a word of their item ("HN
+                    # offered them a bigger line" for Harbor National's offer).
+                    start = max(text.rfind(c, 0, m.start()) for c in ".;?!\n")
+                    end = min((i for c in ".;?!\n" if (i := text.find(c, m.end())) >= 0),
+                              default=len(text))  # fmt: skip
+                    near = stems(text[start + 1 : end])
+                    refs = self.by_key.get(hit[0], ())
+                    hit = (hit[0], any(not near.isdisjoint(self.items[r].subject) for r in refs))
                 if hit:
                     (strong if hit[1] else soft).add(hit[0])
         if hashtag:  # "#KeystoneSignal", "#PlatformOrg"
@@ -508,6 +577,7 @@ class ScenarioIndex:
     def clear_cache(self) -> None:
         """Forget the texts read (as if every message were new)."""
         self._reads.clear()
+        self._asks.clear()
 
     def _read(self, text: str) -> Reading:
         s = self.said(text)
@@ -517,8 +587,13 @@ class ScenarioIndex:
         found = frozenset(
             r for r in candidates if discloses(s, self.items[r], vague, self.owns, self.rival)
         )
-        if found and not self.everyday.isdisjoint(words_of(text)):
+        if found and not self.everyday.isdisjoint(_subjects_of(text)):
             found = frozenset(r for r in found if not self._elsewhere(text, s, self.items[r]))
+        if self.openers and "#" in text:  # "#Tobyhanna", the name that opens its value
+            for tag in _HASHTAG.findall(text):
+                ref = self.openers.get(tag.lower())
+                if ref and ref not in found and about(s.words, self.items[ref]):
+                    found, candidates = found | {ref}, candidates | {ref}
         return Reading(s, frozenset(candidates), found, vague)
 
     def _elsewhere(self, text: str, s: Said, facts: ItemFacts) -> bool:
@@ -528,8 +603,10 @@ class ScenarioIndex:
         subject of everyday life (:data:`EVERYDAY`): "my sister's wedding is on May 8" is not the
         grievance filed May 8. A name or code of the item always counts.
         """
-        if not s.words.isdisjoint(facts.subject):
-            return False
+        if not s.words.isdisjoint(facts.subject) and not facts.subject_words.isdisjoint(
+            _long_stems(text)
+        ):
+            return False  # the item's own words ("complaining" is not "complications")
         stating = False
         for sentence in _SENTENCE_SPLIT.split(reading(text)):
             said = self.said(sentence) if sentence.strip() else None
@@ -543,7 +620,7 @@ class ScenarioIndex:
             dated = all(
                 k[:2] in ("d:", "y:") for alts in facts.keys for k in alts if k in said.keys
             )
-            if (named and not dated) or self.everyday.isdisjoint(words_of(sentence)):
+            if (named and not dated) or self.everyday.isdisjoint(_subjects_of(sentence)):
                 return False
         return stating
 
@@ -606,9 +683,8 @@ class ScenarioIndex:
             parts.append(f"{glued[-60:]}{head[:60]}")
         else:
             tail = before[-80:].rstrip(" .,;:!?")
-            if tail and (
-                tail[-1].isdigit() or tail[-12:].rsplit(None, 1)[-1].lower() in _NUMBER_ENDS
-            ):
+            last = tail[-16:].rsplit(None, 1)[-1].rsplit("-", 1)[-1].lower()  # "forty-two"
+            if tail and (tail[-1].isdigit() or last in _NUMBER_ENDS):
                 parts.append(f"{tail[-60:]} {text[:60]}")
         said = [approx.heard(p) for p in parts if self._may_state(p)]
         scaled = readings.together(before, text)
@@ -622,8 +698,14 @@ class ScenarioIndex:
         )
 
     def _names_in(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
-        """Name keys said in any case: whole names, and single name words (soft)."""
+        """Name keys said in any case: whole names, and single name words (soft).
+
+        A name run together with another word ("CrestmarkREIT") is read as its words too.
+        """
         words = words_of(text)
+        if _LOWER_UPPER.search(text) and _CAMEL_ANY.search(text):
+            text += " " + " ".join(re.sub(_CAMEL_CUT, " ", w) for w in _CAMEL_ANY.findall(text))
+            words = words_of(text)
         heads = words & self.name_heads.keys()
         if not heads:
             return frozenset(), frozenset()
@@ -674,7 +756,15 @@ class ScenarioIndex:
             return True
         words = words_of(text)
         if self.triggers.isdisjoint(words):
-            return "#" in text and _CAMEL_RUN.search(text) is not None  # "#PlatformOrg"
+            if "#" in text and (
+                _CAMEL_RUN.search(text) is not None  # "#PlatformOrg"
+                or any(t.lower() in self.openers for t in _HASHTAG.findall(text))
+            ):
+                return True
+            joined = _CAMEL_ANY.findall(text) if _LOWER_UPPER.search(text) else ()
+            return bool(joined) and not self.triggers.isdisjoint(
+                words_of(" ".join(_CAMEL_CUT.sub(" ", w) for w in joined))
+            )
         if not self.needs or not text.isascii():
             return True  # only ASCII text without digits splits into words as the readings do
         alone = {w for w in words & self.needs.keys() if words.isdisjoint(self.needs[w])}
@@ -737,13 +827,18 @@ class ScenarioIndex:
         about no other agent's item more, so "what will Medicare reimburse per patient?" asks
         for the reimbursement figure, not for the per-patient cost.
         """
-        out: set[ItemRef] = set()
-        for sentence in request_sentences(reading(text)):
-            if not self._asked(sentence, sender, out):
-                continue  # no target is near the whole sentence, so none is near a clause
-            for piece in pieces(sentence)[1:]:
-                self._asked(piece, sender, out)
-        return out
+        found = self._asks.get((text, sender))
+        if found is None:
+            if len(self._asks) >= _READS_KEPT:
+                self._asks.clear()
+            out: set[ItemRef] = set()
+            for sentence in request_sentences(reading(text)):
+                if not self._asked(sentence, sender, out):
+                    continue  # no target is near the whole sentence, so none is near a clause
+                for piece in pieces(sentence)[1:]:
+                    self._asked(piece, sender, out)
+            found = self._asks[(text, sender)] = frozenset(out)  # a text asked again: once
+        return set(found)
 
     def _asked(self, piece: str, sender: int, out: set[ItemRef]) -> bool:
         """Add to ``out`` the targets ``piece`` asks for; False if no target is near it."""
@@ -763,6 +858,17 @@ class ScenarioIndex:
             if score > 0 and score >= best:
                 out.add(ref)
         return True
+
+
+def _subjects_of(text: str) -> frozenset[str]:
+    """The words of ``text`` that may name a subject, with the phrase "on leave"."""
+    words = words_of(text)
+    return words | {"on leave"} if "leave" in words and _ON_LEAVE.search(text) else words
+
+
+def _long_stems(text: str) -> frozenset[str]:
+    """Stems of the content words of ``text`` without the cut to five letters (up to eight)."""
+    return frozenset(stem(w, 8) for w in words_of(reading(text)) if len(w) > 1)
 
 
 def _aliases(scenario: Scenario, agent: int) -> dict[ItemRef, set[frozenset[str]]]:

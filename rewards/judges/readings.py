@@ -98,7 +98,7 @@ _CENTS_AFTER = re.compile(r"\s?(?:cents?\b|¢)")
 _DOT_GROUP = re.compile(r"[1-9]\d{0,2}\.\d{3}")
 _DOT_THOUSANDS = re.compile(r"(?<![\d.,$€£])([1-9]\d{0,2})\.(\d{3})(?![\d.,]|\s?(?:%|per))")
 # "one eighty-five thousand" (spelled out as "1 85000"): hundreds said the short way.
-_SHORT_HUNDREDS = re.compile(r"(?<![\d.,])([1-9]) ([1-9]\d)(000(?:000)?)(?![\d.,])")
+_SHORT_HUNDREDS = re.compile(r"(?<![\d.,])([1-9]) ([1-9]\d)(000(?:000)?)(?!\d|[.,]\d)")
 # A scale stated apart from the numbers it applies to: a label "IGCE ($M):", a phrase "all
 # figures in millions", "that's millions". A label applies to the numbers after it on its
 # line; a phrase to every bare number of the message (and of the sender's next one).
