@@ -27,7 +27,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from scenarios.values import number_spans, spell_out
+from scenarios.values import number_spans, spell_out, words_of
 
 if TYPE_CHECKING:
     from rewards.judges.evidence import ScenarioIndex
@@ -63,7 +63,13 @@ _ARITH = re.compile(
 )
 _BETWEEN = 8  # words between two numbers of one relative statement, at most
 _POINTS = re.compile(r"^\s*(?:percentage )?(?:points?|pts?|pp)\b", re.I)
-_DIGITS = re.compile(r"\d+")
+_FIRST_DIGIT = re.compile(r"\d")
+# The words _RELATION needs one of (a cheap test before it).
+_RELATION_WORDS = frozenset(
+    "under below less short shy lower beneath off south over above more higher top past beyond "
+    "north minus knock knocked knocking take shave subtract subtracting reduce reduced cut plus "
+    "add adding added raise raised".split()
+)
 # Every relation above (a message without one states no relative value).
 _RELATION = re.compile(
     rf"\b(?:{_BELOW}|{_ABOVE}|minus|less|knock(?:ed|ing)? off|take off|shave off|subtract"
@@ -77,12 +83,19 @@ def extend(
 ) -> list[MessageEvidence]:
     """The evidence with each message's confirmations and relative statements added."""
     out = list(evidence)
+    read: dict[str, tuple[frozenset[ItemRef], bool]] = {}  # a text said again is read once
     for k, ev in enumerate(out):
         m = ev.message
         if m.action_type != "speak":
             continue
-        extra = set(relative(idx, m.text)) - ev.disclosed
-        if affirms(m.text) and (answered := _answered(out, k)) is not None:
+        found = read.get(m.text)
+        if found is None:
+            found = read[m.text] = (relative(idx, m.text), affirms(m.text))
+        values, yes = found
+        if not values and not yes:
+            continue  # most messages: nothing to add
+        extra = values - ev.disclosed
+        if yes and (answered := _answered(out, k)) is not None:
             owner = int(m.sender.rsplit("_", 1)[1])
             extra |= {r for r in answered.disclosed if r.agent == owner} - ev.disclosed
         if extra:
@@ -97,7 +110,7 @@ def affirms(text: str) -> bool:
         >>> affirms("Yes, that's right."), affirms("Yes, but I can't confirm figures.")
         (True, False)
     """
-    return bool(_AFFIRM.search(text)) and not _REFUSE.search(text)
+    return _AFFIRM.match(text) is not None and not _REFUSE.search(text)
 
 
 def _answered(evidence: Sequence[MessageEvidence], k: int) -> MessageEvidence | None:
@@ -130,10 +143,13 @@ def computed(text: str) -> tuple[str, ...]:
     Most messages hold fewer than two numbers or no word of a relation, and are passed over
     before any number is read.
     """
-    digits = [m.start() for m in _DIGITS.finditer(text)]
-    if len(digits) < 2 or not any(
-        digits[0] < m.start() < digits[-1] for m in _RELATION.finditer(text)
-    ):
+    if _RELATION_WORDS.isdisjoint(words_of(text)):
+        return ()  # no word of a relation at all (most messages)
+    first = _FIRST_DIGIT.search(text)
+    last = max(map(text.rfind, "0123456789")) if first is not None else -1
+    if first is None or last == first.start():
+        return ()  # fewer than two digits
+    if _RELATION.search(text, first.start() + 1, last) is None:
         return ()  # no relation word between two numbers
     spelled, out = spell_out(text), []
     for (_, e1, first), (s2, e2, second) in pairwise(number_spans(text)):
