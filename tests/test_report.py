@@ -252,3 +252,42 @@ def test_report_shows_re_judged_scores_beside_the_runs_own(run, tmp_path):
     assert "0.250 [0.25, 0.25] |" in section
     assert "| random | llm | 0 | n/a |" in section
     assert "## Scores from other judges" not in (run / "report.md").read_text()
+
+
+def test_report_shows_the_training_rewards_informative_ia_beside_the_papers(run):
+    """IA@informs: the reward's IA, which pays no ask for an item already received."""
+    from scripted_turns import play_turns
+
+    from rewards import RuleJudge, score
+    from rewards.informing import informative_ia as per_role
+    from sotopia_tom_app.bench.summary import informative_ia, metric_table
+
+    s = summary(run)
+    md = (run / "report.md").read_text()
+    assert "IA@informs ↑" in md.split("## Scores\n", 1)[1].split("\n\n", 1)[0]
+    rows = list(csv.DictReader(io.StringIO((run / "report.csv").read_text())))
+    assert all("IA_I_mean" in row for row in rows)
+    records = read_episodes(run / EPISODES_FILE)
+    for r in records:  # the mean over seats of rewards.informing on the rule judge's evidence
+        ia = per_role(r.scenario, RuleJudge().evidence_all(r.scenario, r.transcript))
+        assert informative_ia(r) == pytest.approx(sum(ia.values()) / len(ia))
+    ideal = s["metrics"]["ideal"]
+    assert ideal["IA_I"]["n"] == ideal["IA"]["n"] == 4
+
+    # An ask for what the seat already received counts in the paper's IA, not in this one.
+    base = next(r for r in records if r.policy == "ideal")
+    sc = base.scenario
+    i, ref = next((i, r) for i, refs in enumerate(sc.resolution.desired) for r in refs if r)
+    value = sc.agents[ref.agent].pre_interaction_knowledge[ref.name].text
+    t = play_turns(sc, [(f"agent_{ref.agent}", f"On {ref.name.lower()}: {value}.", []),
+                        (f"agent_{i}", f"Could you confirm the {ref.name.lower()}?", [ref.agent])])  # fmt: skip
+    judged = RuleJudge().judge(sc, t)
+    late = base.model_copy(update={"transcript": t, "scores": score(judged, sc, t.rounds)})
+    table = metric_table([late])[label_of(late)]
+    assert table["IA"]["mean"] > table["IA_I"]["mean"]
+
+
+def label_of(r: EpisodeRecord) -> str:
+    from sotopia_tom_app.bench.summary import label
+
+    return label(r)

@@ -46,7 +46,7 @@ class NoEpisodes(ValueError):
 
 
 _HEAD = {"reward": "episode reward ↑", "DA": "DA ↑", "IA": "IA ↑", "EFF": "EFF ↑", "CPV": "CPV ↓", "CM": "InfoMgmt ↑",
-         "EFF_H": "EFF@H ↑", "CM_H": "InfoMgmt@H ↑"}  # fmt: skip
+         "EFF_H": "EFF@H ↑", "CM_H": "InfoMgmt@H ↑", "IA_I": "IA@informs ↑"}  # fmt: skip
 _INTERACTION = {  # key -> (column, how its value is written)
     "rounds": ("rounds", "mean"),
     "messages": ("messages", "mean"),
@@ -79,6 +79,9 @@ GLOSSARY = {
     "rounds), instead of the rounds the episode played: messages that say nothing cannot raise "
     "it. The training reward's efficiency; EFF above is the paper's.",
     "InfoMgmt@H ↑": "InfoMgmt with EFF@H in place of EFF (what the training reward pays).",
+    "IA@informs ↑": "IA counting only asks made before the item arrived (an ask for what the "
+    "agent already received informs nobody): the training reward's IA; IA above is the paper's. "
+    "Read from the rule judge's evidence of the transcript, whatever judge scored the run.",
     "[low, high]": "95% percentile bootstrap interval of the mean over episodes.",
     "sector": "Mean InfoMgmt of the policy on the scenarios of that workplace sector.",
     "rounds": "Mean rounds per episode; a round is one turn of every agent still present.",
@@ -488,7 +491,8 @@ _TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "
                 "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}  # fmt: skip
 _TEX_HEAD = {"DA": r"DA $\uparrow$", "IA": r"IA $\uparrow$", "EFF": r"EFF $\uparrow$",
              "CPV": r"CPV $\downarrow$", "CM": r"InfoMgmt $\uparrow$",
-             "EFF_H": r"EFF@H $\uparrow$", "CM_H": r"InfoMgmt@H $\uparrow$"}  # fmt: skip
+             "EFF_H": r"EFF@H $\uparrow$", "CM_H": r"InfoMgmt@H $\uparrow$",
+             "IA_I": r"IA@informs $\uparrow$"}  # fmt: skip
 
 
 def tex_escape(text: str) -> str:

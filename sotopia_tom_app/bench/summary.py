@@ -20,7 +20,9 @@ from sotopia_tom_app.bench.records import EpisodeRecord, unique_episodes
 
 # EFF_H and CM_H: EFF over a fixed horizon (the run's max_turns), and CM with it; the training
 # reward's efficiency, which talk that says nothing cannot raise (rewards.metrics.fixed_horizon).
-METRICS = ("DA", "IA", "EFF", "CPV", "CM", "EFF_H", "CM_H")
+# IA_I: the training reward's informative IA, which pays no ask for an item already received
+# (rewards.informing.informative_ia, read from the rule judge's evidence of the transcript).
+METRICS = ("DA", "IA", "EFF", "CPV", "CM", "EFF_H", "CM_H", "IA_I")
 
 
 def label(r: EpisodeRecord) -> str:
@@ -239,6 +241,8 @@ def _metric(r: EpisodeRecord, m: str) -> float | None:
             mine = fixed.per_agent[_seat_role(r)]
             return mine.eff if m == "EFF_H" else mine.cm
         return fixed.EFF if m == "EFF_H" else fixed.CM
+    if m == "IA_I":
+        return informative_ia(r)
     if m == "reward":
         return episode_reward(r)
     if r.seat is not None:
@@ -246,6 +250,41 @@ def _metric(r: EpisodeRecord, m: str) -> float | None:
             None if r.scores.CM is None else getattr(r.scores.per_agent[_seat_role(r)], m.lower())
         )
     return r.scores.CM if m == "CM" else r.scores.summary().get(m)
+
+
+_INFORMATIVE: dict[int, tuple[EpisodeRecord, float]] = {}  # by record, as reports ask often
+
+
+def informative_ia(r: EpisodeRecord) -> float | None:
+    """The training reward's IA (asks made before the item arrived), mean over the seats.
+
+    The tested seat's own in cross-play; None when the episode's judgment failed. Read from the
+    rule judge's evidence of the transcript, whatever judge scored the run.
+    """
+    if r.scores is None or r.scores.CM is None:
+        return None
+    hit = _INFORMATIVE.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    from rewards.informing import informative_ia as per_role  # the reward layer, lazily
+
+    ia = per_role(r.scenario, _rule_judge().evidence_all(r.scenario, r.transcript))
+    value = ia[_seat_role(r)] if r.seat is not None else float(np.mean(list(ia.values())))
+    if len(_INFORMATIVE) > 4096:
+        _INFORMATIVE.clear()
+    _INFORMATIVE[id(r)] = (r, value)  # the record is kept, so its id stays its own
+    return value
+
+
+def _rule_judge() -> Any:
+    if not _JUDGE:
+        from rewards.judges.rule import RuleJudge
+
+        _JUDGE.append(RuleJudge())
+    return _JUDGE[0]
+
+
+_JUDGE: list[Any] = []
 
 
 def _seat_role(r: EpisodeRecord) -> str:
