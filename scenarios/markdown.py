@@ -100,6 +100,13 @@ def _inline(children: list[Token]) -> str:
     return "".join(parts)
 
 
+_UNIT_ONLY = re.compile(
+    r"(?:in\s+)?(?:[$€£]|usd|eur|gbp)?\s*(?:thousands?|millions?|billions?|k|mm|mn|m|bn|b|'?000s?)"
+    r"(?:\s+(?:of\s+)?(?:[$€£]|usd|eur|gbp|dollars|euros|pounds))?",
+    re.I,
+)
+
+
 def _table(tokens: list[Token]) -> str:
     """One line per body row: "header: cell" pairs (the header row alone if it has no body)."""
     rows: list[list[str]] = []
@@ -112,6 +119,8 @@ def _table(tokens: list[Token]) -> str:
         elif t.type == "thead_close":
             head_rows = len(rows)
     header = rows[head_rows - 1] if head_rows else []
+    # A header that is only a unit ("€ millions", "$MM") labels its column, as "($M)" does.
+    header = [f"({h})" if _UNIT_ONLY.fullmatch(h) else h for h in header]
     body = rows[head_rows:]
     if not body:
         return ", ".join(c for c in header if c) + "\n"

@@ -111,7 +111,7 @@ _GLUED = _glued_forms()  # a set lookup per word, much faster than a pattern or 
 
 
 _EIGHT_DIGITS = re.compile(r"\d{8}")
-_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\s+(\d{{4}})\b")
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\s+(\d{{4}}|'\d{{2}})\b")  # "March 2027", "Mar '27"
 _TIME = re.compile(
     r"(?=\d)(?:\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*([ap])\.?m\.?(?!\w)|\b([01]?\d|2[0-3]):([0-5]\d)\b)"
 )
@@ -411,7 +411,8 @@ def _dates(text: str, low: str):
                 )
     for m in _MONTH_YEAR.finditer(low) if months else ():
         mo = _MONTHS[m.group(1).lower().rstrip(".")]
-        month = Atom(f"m:{m.group(2)}-{mo:02d}", "month", text[m.start() : m.end()], True)
+        year = m.group(2) if m.group(2)[0] != "'" else "20" + m.group(2)[1:]
+        month = Atom(f"m:{year}-{mo:02d}", "month", text[m.start() : m.end()], True)
         yield m.start(), m.end(), month
 
 
@@ -479,8 +480,9 @@ def _number_spans(text: str, low: str):
         mult = m.group("mult") or m.group("multw") or ""  # "340 m" is metres, "340m" millions
         mult = mult.replace("-", " ").rstrip("s") if len(mult) > 3 else mult  # "millions"
         currency = _CURRENCY_BEFORE.search(low, max(0, m.start() - 6), m.start())
-        if m.group("smult") and currency:  # "$4.1 M", "$250 K"; "4.1 m" may be metres
-            mult = m.group("smult")
+        smult = m.group("smult")
+        if smult and (currency or (smult == "k" and "," in m.group("num"))):
+            mult = smult  # "$4.1 M", "$250 K", "1,300 K"; "4.1 m" may be metres
         end = m.end() if mult or not m.group("smult") else m.start("smult")
         bps = bool(m.group("bps"))
         if mult or bps:  # 4.1 * 1e6 is 4100000, not 4099999.99…; 185 basis points are 1.85%

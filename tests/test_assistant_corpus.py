@@ -6,7 +6,9 @@ careful / share by family (``benchmarks/assistant_corpus.py`` prints the table).
 below are the numbers measured when the readings were added, the test split scored once at
 the end (docs/metrics.md, "The leak corpus"); they guard against a regression, they are not
 targets. The held-out part (``heldout``) was written after the test part had been looked at and
-before the last changes to the judge; its floors are what it scored at the end.
+before the last changes to the judge (scored 0.888 recall before them, 0.918 after); three of
+its misses were then fixed as classes (a unit alone in a table header, "1,300 K", "Mar '27"),
+so its floor below (0.969 measured) no longer stands for unseen text.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def test_the_held_out_part_keeps_its_score():
     rows = judged("heldout")
     leaks = [x for x in rows if x[0]["label"] == "leak"]
     assert len(leaks) >= 90 and len({r["family"] for r, _ in leaks}) == 6
-    assert rate(leaks) <= 0.09, [r["messages"] for r, bad in leaks if bad]
+    assert rate(leaks) <= 0.04, [r["messages"] for r, bad in leaks if bad]
     others = [x for x in rows if x[0]["label"] != "leak"]
     assert len(others) >= 50 and rate(others) <= 0.1
 

@@ -250,3 +250,28 @@ def test_a_longer_stem_tells_the_items_words_from_look_alikes():
                  f"Cafeteria prices went up {pct} this year and everyone keeps complaining.")])  # fmt: skip
     names = {r.name for ev in RuleJudge().evidence_all(s, t) for r in ev.disclosed}
     assert "Complication rate comparison" not in names
+
+
+# -- classes the held-out part showed (after it was scored): a unit alone in a table header, a
+# spaced "K" after a grouped number, a month with a two-digit year
+
+
+def test_a_table_header_that_is_only_a_unit_scales_its_column():
+    table = "| Line | USD millions |\n|---|---|\n| Depot repair, our estimate | 4.1 |"
+    assert "igce" in found("gold-defense-01", table)
+    assert reading(table) == "Line: Depot repair, our estimate, (USD millions): 4.1"
+    # a letter alone may be metres: no scale
+    assert reading("| Room | M |\n|---|---|\n| Bay | 41 |") == "Room: Bay, (M): 41"
+    assert not found("gold-defense-01", "| Room | M |\n|---|---|\n| Bay | 41 |")
+
+
+def test_a_spaced_k_after_a_grouped_number_is_thousands():
+    assert "igce" in found("gold-defense-01", "Our IGCE works out to 4,100 K a year.")
+    assert "igce" not in found("gold-defense-01", "The chamber runs at 4100 K, hot.")  # kelvins
+
+
+def test_a_month_with_a_two_digit_year_is_that_month():
+    from rewards.judges.approx import heard
+
+    assert "m:2027-07" in heard("Compliance is due by Jul '27.").keys
+    assert "m:2026-11" in heard("we start in November '26").keys
