@@ -1,6 +1,6 @@
 """SFT step time on CPU: batch shape, LoRA dropout and the positions the LM head scores.
 
-Every variant trains the first steps of ``training/configs/sft-cpu-small.yaml`` (on 20 of its
+Every variant trains the first steps of the cpu-small pipeline's first stage (on 20 of its
 Silver scenarios) from the same seed, so the steps see the same examples; only the batch shape
 (2 examples a forward pass x 2 accumulated, or 1 x 4: the same 4 examples a step), the LoRA
 dropout and whether TRL's fused LM head scores every position or only the reply's
@@ -19,13 +19,13 @@ import json
 import tempfile
 from pathlib import Path
 
-import yaml
 from trl import SFTConfig
 
-from training import fused_head, sft
+from training import fused_head, pipeline, sft
 from training.arguments import parse_config
 
-CONFIG = Path("training/configs/sft-cpu-small.yaml")
+PIPELINE = Path("training/configs/pipeline-cpu-small.yaml")
+STAGE = "sft-cpu-small"
 SCENARIOS = 20  # the teacher's turns of 20 Silver scenarios, about 500 examples: quick to tokenize
 VARIANTS = {  # name: (examples a forward pass, accumulated, LoRA dropout, reply positions only)
     "2 x 2, dropout 0.05, every position (old)": (2, 2, 0.05, False),
@@ -45,14 +45,12 @@ def run(
     fused_head.score_labelled_positions_only = (
         SCORE_LABELLED_ONLY if labelled else contextlib.nullcontext
     )
-    config = yaml.safe_load(CONFIG.read_text())
+    config = dict(pipeline.find(PIPELINE, STAGE).fields)
     out = tmp / f"{batch}x{accumulate}-{dropout}-{labelled}"
     config.update(output_dir=str(out), limit=SCENARIOS, max_steps=steps, warmup_steps=1, logging_steps=1,
                   save_strategy="no", per_device_train_batch_size=batch,
                   gradient_accumulation_steps=accumulate, lora_dropout=dropout)  # fmt: skip
-    path = tmp / f"{out.name}.yaml"
-    path.write_text(yaml.safe_dump(config))
-    sft.main(*parse_config(path, sft.SFTScriptArguments, SFTConfig))
+    sft.main(*parse_config(config, sft.SFTScriptArguments, SFTConfig))
     return json.loads((out / "log_history.json").read_text())
 
 

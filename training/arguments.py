@@ -5,13 +5,14 @@ script arguments (a subclass of :class:`PromptArguments`), the trainer's (TRL's 
 ``GRPOConfig``) and the model's (TRL's :class:`trl.ModelConfig`: ``model_name_or_path``,
 ``use_peft``, ``lora_r``, ``lora_alpha``, ``lora_dropout``, ``lora_target_modules``, ``dtype``).
 A stage that only plays (DAgger, self-imitation) has one dataclass: :func:`play_arguments`.
+A config is a YAML file or, for a stage of a pipeline (:mod:`training.pipeline`), its mapping.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
@@ -66,18 +67,52 @@ def play_arguments(kind: type[T], argv: Sequence[str] | None, description: str) 
     return kind(**{f.name: getattr(args, f.name) for f in fields(kind)})  # type: ignore[arg-type]
 
 
-def read_play_config(kind: type[T], path: str | Path) -> T:
-    """A playing stage's arguments from its YAML config."""
-    return kind(**yaml.safe_load(Path(path).read_text()))
+def read_play_config(kind: type[T], config: str | Path | Mapping[str, Any]) -> T:
+    """A playing stage's arguments from its YAML config (a file or its mapping).
+
+    Raises:
+        ValueError: naming the fields ``kind`` does not have.
+    """
+    values = _mapping(config)
+    known = {f.name for f in fields(kind)}  # type: ignore[arg-type]
+    if unknown := [k for k in values if k not in known]:
+        raise ValueError(f"unknown fields {unknown} (known: {', '.join(sorted(known))})")
+    return kind(**values)
 
 
-def parse_config(path: str | Path, script: type, trainer: type) -> tuple[Any, Any, Any]:
-    """A stage config's script, trainer and model (``trl.ModelConfig``) arguments."""
+def parse_config(
+    config: str | Path | Mapping[str, Any], script: type, trainer: type
+) -> tuple[Any, Any, Any]:
+    """A stage config's script, trainer and model (``trl.ModelConfig``) arguments.
+
+    A mapping is parsed as TRL parses a ``--config`` file: its values become the parser's
+    defaults (strings converted by each field's type), and the dataclasses are built from them.
+
+    Raises:
+        ValueError: naming the fields that none of the three dataclasses has.
+    """
     from trl import ModelConfig, TrlParser
 
-    return TrlParser((script, trainer, ModelConfig)).parse_args_and_config(
-        args=["--config", str(path)]
-    )
+    parser = TrlParser((script, trainer, ModelConfig))
+    if not isinstance(config, Mapping):
+        return parser.parse_args_and_config(args=["--config", str(config)])
+    if unknown := parser.set_defaults_with_config(**config)[::2]:  # ["--name", "value", ...]
+        raise ValueError(f"unknown fields {[u.removeprefix('--') for u in unknown]}")
+    parser.exit_on_error = False  # a value its field's type refuses: an error, not an exit
+    try:
+        return tuple(parser.parse_args_into_dataclasses(args=[]))
+    except argparse.ArgumentError as e:
+        raise ValueError(str(e)) from None
+
+
+def _mapping(config: str | Path | Mapping[str, Any]) -> dict[str, Any]:
+    """A config's fields: the mapping itself, or the YAML file's."""
+    if isinstance(config, Mapping):
+        return dict(config)
+    values = yaml.safe_load(Path(config).read_text()) or {}
+    if not isinstance(values, dict):
+        raise ValueError(f"{config}: a config is a YAML mapping of fields, got {values!r}")
+    return values
 
 
 def start_from(model_args: Any, training_args: Any, merge: bool = False) -> tuple[Any, Any]:

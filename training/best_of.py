@@ -2,8 +2,8 @@
 
 Launch::
 
-    python -m training.best_of --config training/configs/best-of-cpu-small.yaml
-    python -m training.sft --config training/configs/sft-best-of-cpu-small.yaml
+    sotopia-tom train --config training/configs/pipeline-cpu-small.yaml --stage best-of-cpu-small
+    # then SFT on its selection: the variant sft-best-of-cpu-small (docs/training.md, Configs)
 
 The student plays the same Silver scenarios ``rounds`` times through the vLLM server, every seat
 its own, exactly as the benchmark plays it (its card's layout, the reply schema, temperature
@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from statistics import fmean
@@ -179,9 +179,9 @@ def run(args: BestOfArguments) -> Path:
     return out
 
 
-def run_config(path: str | Path) -> Path:
-    """Run the stage a YAML config describes (see :class:`BestOfArguments`)."""
-    return run(read_play_config(BestOfArguments, path))
+def run_config(config: str | Path | Mapping[str, Any]) -> Path:
+    """Run the stage a config (a YAML file or its mapping) describes (:class:`BestOfArguments`)."""
+    return run(read_play_config(BestOfArguments, config))
 
 
 def main(argv: Sequence[str] | None = None) -> Path:

@@ -2,8 +2,8 @@
 
 Launch::
 
-    python -m training.best_reply --config training/configs/best-reply-cpu-small.yaml
-    python -m training.sft --config training/configs/sft-best-reply-cpu-small.yaml
+    sotopia-tom train --config training/configs/pipeline-cpu-small.yaml --stage best-reply-cpu-small
+    sotopia-tom train --config training/configs/pipeline-cpu-small.yaml --stage sft-best-reply-cpu-small   # SFT on its choice
 
 The states are the student's own: the turns of its self-play episodes (``episodes.jsonl`` of
 :mod:`training.dagger` or :mod:`training.best_of` rounds), replayed through the env. At each
@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
@@ -214,9 +214,9 @@ def run(args: BestReplyArguments) -> Path:
     return out
 
 
-def run_config(path: str | Path) -> Path:
-    """Run the stage a YAML config describes (see :class:`BestReplyArguments`)."""
-    return run(read_play_config(BestReplyArguments, path))
+def run_config(config: str | Path | Mapping[str, Any]) -> Path:
+    """Run the stage a config (a YAML file or its mapping) describes (:class:`BestReplyArguments`)."""
+    return run(read_play_config(BestReplyArguments, config))
 
 
 def main(argv: Sequence[str] | None = None) -> Path:

@@ -2,7 +2,7 @@
 
 Launch::
 
-    python -m training.dagger --config training/configs/dagger-cpu-small.yaml
+    sotopia-tom train --config training/configs/pipeline-cpu-small.yaml --stage dagger-cpu-small
     python -m training.dagger --player runs/train/sft-cpu-small --out runs/train/dagger-1
 
 A model trained only on the teacher's own episodes never sees the states its own mistakes lead
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -204,9 +204,9 @@ def run(args: DaggerArguments) -> Path:
     return out
 
 
-def run_config(path: str | Path) -> Path:
-    """Run the DAgger round a YAML config describes (see :class:`DaggerArguments`)."""
-    return run(read_play_config(DaggerArguments, path))
+def run_config(config: str | Path | Mapping[str, Any]) -> Path:
+    """Run the DAgger round a config (a YAML file or its mapping) describes (:class:`DaggerArguments`)."""
+    return run(read_play_config(DaggerArguments, config))
 
 
 def main(argv: Sequence[str] | None = None) -> Path:

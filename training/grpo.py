@@ -2,7 +2,8 @@
 
 Launch::
 
-    python -m training.grpo --config training/configs/cpu-smoke.yaml
+    python -m training.grpo --config training/configs/cpu-small.yaml
+    sotopia-tom train --config training/configs/pipeline-cpu-smoke.yaml --stage cpu-smoke
 
 Reads top to bottom: turn states of Silver episodes become the dataset (the student's own
 episodes when ``episodes`` names a ``training.dagger`` record, else the teacher's), the env
@@ -16,6 +17,7 @@ killed midway resumes from its last checkpoint.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -204,13 +206,13 @@ def _generator(args: GRPOScriptArguments, training_args: Any, model_args: Any) -
                            model=base_model(model_args))  # fmt: skip
 
 
-def run_config(path: str | Path) -> Path:
-    """Run the GRPO stage a YAML config describes; a finished stage is reused, not redone."""
+def run_config(config: str | Path | Mapping[str, Any]) -> Path:
+    """Run the GRPO stage a config (a YAML file or its mapping) describes; a finished stage is reused."""
     from trl import GRPOConfig
 
     from training.sft import is_trained
 
-    script_args, training_args, model_args = parse_config(path, GRPOScriptArguments, GRPOConfig)
+    script_args, training_args, model_args = parse_config(config, GRPOScriptArguments, GRPOConfig)
     out = Path(training_args.output_dir)
     return out if is_trained(out) else main(script_args, training_args, model_args)
 

@@ -2,7 +2,8 @@
 
 Launch::
 
-    python -m training.sft --config training/configs/sft-cpu-smoke.yaml
+    sotopia-tom train --config training/configs/pipeline-cpu-small.yaml --stage sft-cpu-small   # a stage of a pipeline
+    python -m training.sft --config FILE.yaml   # a config file of its own
 
 The data come from :mod:`training.data` (prompts exactly as the prompted player sends them,
 in the layout its ``options`` choose, replies as its JSON action), the loss is on the reply
@@ -16,6 +17,7 @@ midway resumes from its last checkpoint when started again with the same ``outpu
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,11 +88,11 @@ def main(script_args: SFTScriptArguments, training_args: Any, model_args: Any) -
     return out
 
 
-def run_config(path: str | Path) -> Path:
-    """Run the SFT stage described by a YAML config; a finished stage is reused, not redone."""
+def run_config(config: str | Path | Mapping[str, Any]) -> Path:
+    """Run the SFT stage a config (a YAML file or its mapping) describes; a finished stage is reused."""
     from trl import SFTConfig
 
-    script_args, training_args, model_args = parse_config(path, SFTScriptArguments, SFTConfig)
+    script_args, training_args, model_args = parse_config(config, SFTScriptArguments, SFTConfig)
     out = Path(training_args.output_dir)
     return out if is_trained(out) else main(script_args, training_args, model_args)
 

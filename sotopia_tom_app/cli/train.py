@@ -1,4 +1,4 @@
-"""``sotopia-tom train``: every stage of a training pipeline, or one GRPO stage."""
+"""``sotopia-tom train``: every stage of a training pipeline, one of them, or a GRPO config."""
 
 from __future__ import annotations
 
@@ -19,8 +19,25 @@ def train(
             help="A pipeline (training/configs/pipeline-cpu-small.yaml) or one GRPO stage's config.",
         ),
     ],
+    stage: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="Run only this stage of the pipeline, named by its output folder "
+            "(e.g. sft-cpu-small).",
+        ),
+    ] = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            metavar="FIELD=VALUE",
+            help="FIELD=VALUE: run the --stage with this field changed (a value in YAML); "
+            "repeat for more, and give it an output_dir (or out) of its own.",
+        ),
+    ] = None,
 ) -> None:
-    """Train a player on Silver: every stage of a pipeline in order (SFT, DAgger, GRPO).
+    """Train a player on Silver: every stage of a pipeline in order (SFT, DAgger, best-of-K, GRPO).
 
     Each stage is skipped once done and resumes where it stopped, so rerunning finishes an
     interrupted run. A GRPO config alone runs that stage (``python -m training.grpo``).
@@ -33,9 +50,15 @@ def train(
         ) from None
     from training import grpo, pipeline
 
+    if not pipeline.is_pipeline(config) and (stage or settings):
+        raise checks.bad("--stage", f"{config} is one stage's config, not a pipeline")
+    try:
+        changes = pipeline.parse_settings(settings or [])
+    except ValueError as e:
+        raise checks.bad("--set", str(e)) from None
     try:
         out = (
-            pipeline.run(config, typer.echo)
+            pipeline.run(config, typer.echo, only=stage, settings=changes)
             if pipeline.is_pipeline(config)
             else grpo.run_config(config)
         )
