@@ -10,9 +10,12 @@ episodes' turns at once and is what longer runs use.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -203,11 +206,12 @@ def _post(url: str, body: dict[str, Any]) -> None:
 
 
 class TRLVLLMGenerator:
-    """Samples with TRL's own vLLM engine (``use_vllm: true``, colocate or server mode; GPU).
+    """Samples with TRL's own vLLM engine (``use_vllm: true``, colocate or server mode).
 
     TRL syncs the policy's weights into its engine before each rollout, so this backend only
     tokenises the prompts the same way as the others and asks the engine for one sample each
-    (the prompts already repeat each turn state ``num_generations`` times).
+    (the prompts already repeat each turn state ``num_generations`` times). Made for a GPU;
+    colocated on a CPU it runs too, with :func:`colocated_on_cpu` and :func:`sync_by_reload`.
     """
 
     def __call__(self, prompts: list[list[dict[str, Any]]], trainer: Any,
@@ -224,3 +228,69 @@ class TRLVLLMGenerator:
         texts = tok.batch_decode(completions, skip_special_tokens=True)
         return [Sample(i, list(c), [lp[0] for lp in lps], t)
                 for i, c, lps, t in zip(ids, completions, logprobs, texts, strict=True)]  # fmt: skip
+
+
+CPU_KVCACHE_GIB = "2"
+"""The colocated engine's KV cache on CPU, in GiB (vLLM's CPU build sizes it from
+``VLLM_CPU_KVCACHE_SPACE``, not from ``vllm_gpu_memory_utilization``)."""
+
+
+@contextmanager
+def colocated_on_cpu(training_args: Any) -> Iterator[bool]:
+    """Around building a ``GRPOTrainer``: whether TRL's engine is colocated on a CPU.
+
+    If it is, the engine starts as the project's CPU server does: eager (TRL passes no
+    ``enforce_eager``, and vLLM's CPU build otherwise traces and compiles the model on its first
+    batch, minutes on 2 busy cores), with a KV cache of :data:`CPU_KVCACHE_GIB` and OpenMP
+    threads bound as a server's would be. The settings hold while the engine starts, and only
+    then: a server started later in the process does not inherit them. Values already in the
+    environment win.
+    """
+    from unittest import mock
+
+    import trl.generation.vllm_generation as trl_vllm
+
+    from sotopia_tom_env.llm.server_config import is_cpu_backend, omp_binding
+
+    colocated = training_args.use_vllm and training_args.vllm_mode == "colocate"
+    if not (colocated and is_cpu_backend()):
+        yield False
+        return
+    wanted = {"VLLM_CPU_KVCACHE_SPACE": CPU_KVCACHE_GIB, "VLLM_CPU_OMP_THREADS_BIND": omp_binding()}
+    added = [k for k in wanted if k not in os.environ]
+    os.environ.update({k: wanted[k] for k in added})
+    eager = functools.partial(trl_vllm.LLM, enforce_eager=True)
+    try:
+        with mock.patch.object(trl_vllm, "LLM", eager):
+            yield True
+    finally:
+        for k in added:
+            os.environ.pop(k, None)
+
+
+def sync_by_reload(generation: Any) -> None:
+    """Make TRL's colocated engine take the policy's weights through vLLM's in-place reload.
+
+    TRL loads each tensor into the engine's model (``model.load_weights``), which on a GPU writes
+    into the engine's weights. vLLM's CPU build packs each linear layer's weight for its GEMM
+    kernels once loaded and drops the parameter, so that load fails (``AttributeError:
+    'Parameter' object has no attribute 'weight_loader'``). Its model runner's
+    ``reload_weights`` loads the same tensors and packs them again. The tied LM head shares the
+    embedding's weight but is not a layer the reload loads, so it is packed again here. The
+    tensors are copied first: with a LoRA adapter TRL merges it while they are read and unmerges
+    it after.
+    """
+    from vllm.model_executor.layers.vocab_parallel_embedding import UnquantizedEmbeddingMethod
+
+    runner = generation.llm.llm_engine.model_executor.driver_worker.model_runner
+
+    def sync_weights() -> None:
+        weights = [(name, p.detach().clone()) for name, p in generation._iter_named_params()]
+        runner.reload_weights(weights_iterator=weights)
+        for layer in runner.get_model().modules():
+            method = getattr(layer, "quant_method", None)
+            if isinstance(method, UnquantizedEmbeddingMethod):
+                method.process_weights_after_loading(layer)
+        generation.llm.reset_prefix_cache()
+
+    generation.sync_weights = sync_weights

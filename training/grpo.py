@@ -107,6 +107,7 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
 
     from training.allocator import PurgeRetainedPages
     from training.fused_head import score_labelled_positions_only
+    from training.generate import colocated_on_cpu, sync_by_reload
 
     chosen = scenarios.load(script_args.scenarios)[: script_args.limit]
     states = _states(script_args, chosen)
@@ -128,15 +129,18 @@ def main(script_args: GRPOScriptArguments, training_args: Any, model_args: Any) 
             script_args.options,
             script_args.guide,
         )
-        trainer = GRPOTrainer(
-            model=model,
-            reward_funcs=funcs,
-            args=training_args,
-            train_dataset=dataset,
-            peft_config=peft_config,
-            rollout_func=rollout,
-            callbacks=[PurgeRetainedPages()],
-        )
+        with colocated_on_cpu(training_args) as on_cpu:
+            trainer = GRPOTrainer(
+                model=model,
+                reward_funcs=funcs,
+                args=training_args,
+                train_dataset=dataset,
+                peft_config=peft_config,
+                rollout_func=rollout,
+                callbacks=[PurgeRetainedPages()],
+            )
+        if on_cpu:  # TRL's own weight sync needs a GPU build of vLLM
+            sync_by_reload(trainer.vllm_generation)
         if script_args.probe:  # the trainer's sampler reads its dataset when training starts
             trainer.train_dataset = probed(dataset, rollout, trainer, script_args.probe, out)
         with score_labelled_positions_only():
