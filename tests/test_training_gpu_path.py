@@ -8,9 +8,9 @@ smoke sizes (one scenario, one optimiser step, one group of two short samples, 4
 no gradient checkpointing (CPU time). On the CPU the engine starts eager and takes the policy's
 weights through vLLM's in-place reload instead of TRL's per-tensor load
 (``training.generate.colocated_on_cpu``, ``sync_by_reload``), and here torch.compile is off:
-vLLM's sampler compiles two small helpers with inductor on its first batch, a minute or more on
-two busy cores. About 3 minutes on two busy cores; the sampled replies are not yet well formed,
-so the group usually ties and the step has no gradient (the path is tested, not learning).
+vLLM's sampler compiles two small helpers with inductor on its first batch, a minute or more
+here. The file takes about 4 minutes on two busy cores. The sampled replies are not yet well
+formed, so the group usually ties and the step has no gradient (the path is tested, not learning).
 """
 
 import json
