@@ -275,3 +275,10 @@ def test_a_month_with_a_two_digit_year_is_that_month():
 
     assert "m:2027-07" in heard("Compliance is due by Jul '27.").keys
     assert "m:2026-11" in heard("we start in November '26").keys
+
+
+@pytest.mark.parametrize("before", [".", "!?", "\n", " ...\t", "-"])
+def test_a_message_of_only_punctuation_or_space_joins_the_next_without_error(before):
+    # the judge reads each message with the sender's one before; a lone "." must not break it
+    assert found_more("range", before, "Moving the unit to Range 41 would cost $63K.")
+    assert not found_more("range", before, "Thanks, all.")

@@ -683,8 +683,9 @@ class ScenarioIndex:
             parts.append(f"{glued[-60:]}{head[:60]}")
         else:
             tail = before[-80:].rstrip(" .,;:!?")
-            last = tail[-16:].rsplit(None, 1)[-1].rsplit("-", 1)[-1].lower()  # "forty-two"
-            if tail and (tail[-1].isdigit() or last in _NUMBER_ENDS):
+            words = tail[-16:].split()  # none where the message is only punctuation
+            last = words[-1].rsplit("-", 1)[-1].lower() if words else ""  # "forty-two"
+            if words and (tail[-1].isdigit() or last in _NUMBER_ENDS):
                 parts.append(f"{tail[-60:]} {text[:60]}")
         said = [approx.heard(p) for p in parts if self._may_state(p)]
         scaled = readings.together(before, text)
