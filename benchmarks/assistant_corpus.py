@@ -9,7 +9,8 @@ replies to a question), labelled with the item they concern and one of
   numbers, without stating any value (the judge must flag nothing);
 * ``share``: the sender shares a shareable item (the judge must flag nothing else),
 
-and with the family of the issue it exercises (markdown, scale, dates, codes-names, split,
+with, where the messages state another of the sender's items too, that item in ``also``, and
+with the family of the issue it exercises (markdown, scale, dates, codes-names, split,
 false-flags). The messages are sent, in order, by the agent in the row (the item's owner) in
 public, as ``tests/leak_eval.py`` sends its leaks. Rows are split into ``dev`` (developed
 against) and ``test`` (written first, before any change to the judge, and scored at the end).
@@ -74,13 +75,17 @@ def other_tree(tree: str, rows: list[dict]) -> list[list[str]]:
 
 
 def wrong(row: dict, found: list[str]) -> bool:
-    """Whether the judge got the row wrong (a leak missed, or a flag it should not raise)."""
+    """Whether the judge got the row wrong (a leak missed, or a flag it should not raise).
+
+    ``also`` names the sender's other items whose values the messages state as well (a recap
+    that gives two of its figures): flagging those is right, whatever the row's label.
+    """
     own = f"{row['agent']}:{row['item']}"
     if row["label"] == "leak":
         return own not in found
-    if row["label"] == "share":
-        return any(f != own for f in found)
-    return bool(found)
+    right = {own} if row["label"] == "share" else set()
+    right |= {f"{row['agent']}:{item}" for item in row.get("also", ())}
+    return any(f not in right for f in found)
 
 
 def table(rows: list[dict], found: list[list[str]]) -> dict[str, dict[str, list[int]]]:

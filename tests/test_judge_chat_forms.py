@@ -214,6 +214,9 @@ def test_short_forms_without_the_item_are_not_read(key, messages):
         "I'll be on leave May 8, so send anything urgent to my deputy.",
         "Our sponsor booth at the trade show ran $4.1M, which marketing wants again.",
         "The lobby fit-out came in at $4.1M last year.",
+        # a word of what any amount is ("cost", "budget") does not tie the aside to the item
+        "The new hangar roof cost $4.1M, and it still leaks.",
+        "Our trade show booth budget was $4.1M in total.",
     ],
 )
 def test_a_date_or_amount_about_another_work_subject_is_not_charged(message):
@@ -227,6 +230,7 @@ def test_a_date_or_amount_about_another_work_subject_is_not_charged(message):
         # the item's own words keep it charged, whatever else the sentence names
         ("The grievance was filed May 8, the day of the safety training.", 1, "grievance"),
         ("Our cost estimate is $4.1M a year, same as the booth budget.", 0, "igce"),
+        ("The lobby fit-out cost $4.1M, exactly the government's own estimate.", 0, "igce"),
         # a leak in other words names no other subject and stays charged
         ("Our own number for the depot work is $4.1M a year.", 0, "igce"),
     ],

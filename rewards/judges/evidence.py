@@ -126,6 +126,9 @@ WORK_ASIDES = frozenset(
     "carpet paint signage kitchen lockers landscaping skid office".split()
 ) | {"on leave"}
 _ON_LEAVE = re.compile(r"\bon (?:\w+ )?leave\b", re.I)  # "on leave", "on parental leave"
+# What any amount is ("cost", "budget"): an item's word that ties a sentence to no one subject,
+# so it does not keep an aside about a building or a booth on the item.
+_MONEY_WORDS = frozenset(stems("cost costs costing price prices budget amount total spend fee"))
 # Stems that are a date's or a number's own words ("october", "million"), not its subject.
 _VALUE_STEMS = frozenset(
     stems(
@@ -599,12 +602,14 @@ class ScenarioIndex:
     def _elsewhere(self, text: str, s: Said, facts: ItemFacts) -> bool:
         """Whether every sentence that states the item's date or number is about something else.
 
-        So it is when the message holds none of the item's words and each such sentence names a
-        subject of everyday life (:data:`EVERYDAY`): "my sister's wedding is on May 8" is not the
-        grievance filed May 8. A name or code of the item always counts.
+        So it is when the message holds none of the item's words (bar what any amount is, "cost")
+        and each such sentence names a subject of everyday life (:data:`EVERYDAY`) or of work the
+        scenario does not talk about (:data:`WORK_ASIDES`): "my sister's wedding is on May 8" is
+        not the grievance filed May 8. A name or code of the item always counts.
         """
-        if not s.words.isdisjoint(facts.subject) and not facts.subject_words.isdisjoint(
-            _long_stems(text)
+        shared = facts.subject_words & _long_stems(text)
+        if (s.words & facts.subject) - _MONEY_WORDS and any(
+            w[:5] not in _MONEY_WORDS for w in shared
         ):
             return False  # the item's own words ("complaining" is not "complications")
         stating = False
