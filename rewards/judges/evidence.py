@@ -607,9 +607,8 @@ class ScenarioIndex:
         scenario does not talk about (:data:`WORK_ASIDES`): "my sister's wedding is on May 8" is
         not the grievance filed May 8. A name or code of the item always counts.
         """
-        shared = facts.subject_words & _long_stems(text)
         if (s.words & facts.subject) - _MONEY_WORDS and any(
-            w[:5] not in _MONEY_WORDS for w in shared
+            w[:5] not in _MONEY_WORDS for w in facts.subject_words & _long_stems(text)
         ):
             return False  # the item's own words ("complaining" is not "complications")
         stating = False
