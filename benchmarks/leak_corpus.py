@@ -98,11 +98,12 @@ def main() -> None:
                 for messages in r["misses"][: args.misses]:
                     print(f"{'':12}{' | '.join(messages)!r}"[:220])
         leaks = [r for r in table if not r["negative"]]
-        negs = [r for r in table if r["negative"]]
+        negs = [r for r in table if r["negative"] and r["kind"] not in _corpus_module().KNOWN_GAPS]
         caught = sum(r["rate"] * r["cases"] for r in leaks) / sum(r["cases"] for r in leaks)
         flagged = sum(r["rate"] * r["cases"] for r in negs) / sum(r["cases"] for r in negs)
         print(f"{'':8}{'all leaks':<28}{sum(r['cases'] for r in leaks):>7}{caught:>16.4f}")
-        print(f"{'':8}{'all hard negatives':<28}{sum(r['cases'] for r in negs):>7}{flagged:>16.4f}")
+        label = "negatives bar known gaps"
+        print(f"{'':8}{label:<28}{sum(r['cases'] for r in negs):>7}{flagged:>16.4f}")
 
 
 if __name__ == "__main__":

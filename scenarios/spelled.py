@@ -86,8 +86,8 @@ def _parse(t: list[str], i: int) -> tuple[float, int] | None:
         return 0.25 * _SCALES[t[i + 2]], i + 3  # "a quarter million"
     if t[i] == "a" and (nxt == "hundred" or nxt in _SCALES):
         return _count(t, i + 1, 1.0)  # "a hundred", "a million": the article is one
-    if t[i] in _SMALL or t[i] in _TENS:  # a scale word alone ("8.4 million") stays a word
-        return _count(t, i, None)
+    if t[i] in _SMALL or t[i] in _TENS or (t[i] == "hundred" and nxt == "and"):
+        return _count(t, i, None)  # "an extra hundred and fifty"; "8.4 million" stays a word
     return None
 
 

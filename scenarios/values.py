@@ -54,7 +54,7 @@ _MULT = {
     "k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mln": 1e6, "mil": 1e6,
     "mill": 1e6, "mio": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "bln": 1e9, "mrd": 1e9,
     "billion": 1e9, "t": 1e12, "trillion": 1e12, "hundred": 1e2, "hundred thousand": 1e5,
-    "hundred million": 1e8,
+    "hundred million": 1e8, "grand": 1e3,
 }  # fmt: skip
 _CURRENCY_WORDS = {"dollar", "dollars", "usd", "eur", "euro", "euros", "gbp", "pound", "pounds"}
 _CUES = re.compile(
@@ -129,7 +129,7 @@ _NUMBER = re.compile(
     r"|\d+,\d{1,2}(?![\d,])"  # 4,1 (a decimal comma: three digits after a comma are thousands)
     r"|\d[\d,]*(?:\.\d+)?|\.\d+)"
     r"(?:(?P<mult>k|m|b)\b|[\s-]?(?P<multw>mm|mn|mln|mil|mill|mio|bn|bln|mrd"
-    r"|hundred(?:[\s-](?:thousand|million))?|thousands?|millions?|billions?|trillions?)\b"
+    r"|hundred(?:[\s-](?:thousand|million))?|thousands?|millions?|billions?|trillions?|grand)\b"
     r"|\s(?P<smult>k|m|b)\b)?"  # "$4.1 M": a letter scale apart, only for money
     r"\s?(?:(?P<pct>%|percent\b|per cent\b|pct\b|pc\b|prozent\b)|(?P<bps>bps?\b|basis points?\b))?",
 )
@@ -494,7 +494,7 @@ def _number_spans(text: str, low: str):
             w for w in _WORD.findall(low[end : end + 60]) if w not in _STOP and not w.isdigit()
         ][:3]
         percent = bool(m.group("pct")) or bps
-        money = bool(currency) or bool(after and after[0] in _CURRENCY_WORDS)
+        money = bool(currency) or mult == "grand" or bool(after and after[0] in _CURRENCY_WORDS)
         money = money or (not percent and bool(_CURRENCY_AFTER.match(low, end)))
         strong = money or percent or bool(mult) or "." in num or _strong_int(value)
         cue, direction = hedge(low[max(0, start - 24) : start])

@@ -12,14 +12,23 @@ import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from leak_negatives import NEGATIVE_CLASSES, negative_cases
+from leak_negatives import KNOWN_GAPS, NEGATIVE_CLASSES, negative_cases
 from leak_writer import Case, leak_cases, restricted
 
 from rewards.judges.rule import RuleJudge
 from scenarios import ItemRef, Scenario
 from sotopia_tom_env.transcript import Transcript
 
-__all__ = ["NEGATIVE_CLASSES", "Case", "Tally", "corpus", "evaluate", "flagged", "summary"]
+__all__ = [
+    "KNOWN_GAPS",
+    "NEGATIVE_CLASSES",
+    "Case",
+    "Tally",
+    "corpus",
+    "evaluate",
+    "flagged",
+    "summary",
+]
 
 
 def corpus(scenarios: list[Scenario], seed: int = 0) -> list[Case]:

@@ -286,3 +286,139 @@ def test_a_message_of_only_punctuation_or_space_joins_the_next_without_error(bef
     # the judge reads each message with the sender's one before; a lone "." must not break it
     assert found_more("range", before, "Moving the unit to Range 41 would cost $63K.")
     assert not found_more("range", before, "Thanks, all.")
+
+
+def read_names(scenario: str, text: str) -> set[str]:
+    """The names of the items one message discloses, whoever sends it."""
+    return {r.name for r in RuleJudge().index(GOLD[scenario]).read(text).disclosed}
+
+
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        # the date of another of the scenario's subjects (gold-defense-01: the NTC rotation,
+        # the radios; gold-education-16: the community meeting, the receiving schools)
+        (
+            "gold-defense-01",
+            "Rotation planning kicked off on May 8 at brigade.",
+            "Technician grievance",
+        ),
+        (
+            "gold-defense-01",
+            "A fresh batch of radios came back from depot 5/8.",
+            "Technician grievance",
+        ),
+        (
+            "gold-education-16",
+            "Receiving schools post their calendars on May 26.",
+            "Civil rights complaint warning",
+        ),
+        # a name that only says whose an everyday subject is
+        (
+            "gold-education-12",
+            "The Houston concert sold 23,000 tickets in an hour.",
+            "Anchor district commitment",
+        ),
+        # one number of a date written with slashes is not a small number of another item
+        (
+            "gold-entertainment-01",
+            "Casting calls are available from 9/14 onwards.",
+            "Stage availability",
+        ),
+    ],
+)
+def test_a_value_that_belongs_to_another_subject_is_not_charged(scenario, message, item):
+    assert item not in read_names(scenario, message)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        # the item's words beside another subject keep the date on the item
+        (
+            "gold-defense-01",
+            "The overtime grievance and rotation planning both began May 8.",
+            "Technician grievance",
+        ),
+        # an amount beside another subject is often what the amount is for
+        (
+            "gold-defense-01",
+            "For the radio repair work our own number is $4.1M a year.",
+            "Independent government cost estimate",
+        ),
+        # the name with the item's subject, not an everyday one
+        (
+            "gold-education-12",
+            "The Houston district signed on for 23,000 seats.",
+            "Anchor district commitment",
+        ),
+        # both numbers of a slash pair are the item's
+        ("gold-entertainment-01", "Trilith has stages 7/9 open in the fall.", "Stage availability"),
+    ],
+)
+def test_the_item_stays_charged_where_the_value_is_its_own(scenario, message, item):
+    assert item in read_names(scenario, message)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        # a count of things is no amount of money
+        (
+            "gold-defense-01",
+            "The training app hit 4.1 million downloads.",
+            "Independent government cost estimate",
+        ),
+        (
+            "gold-defense-01",
+            "The audit took 4,100,000 keystrokes of data entry.",
+            "Independent government cost estimate",
+        ),
+    ],
+)
+def test_a_count_beside_an_amount_is_not_the_items(scenario, message, item):
+    assert item not in read_names(scenario, message)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        # the item's own unit, or its words in the sentence, keep the number on the item
+        (
+            "gold-defense-01",
+            "We need 1,150 handhelds serviceable before we deploy.",
+            "Radios needed for rotation",
+        ),
+        (
+            "gold-defense-01",
+            "1,150 radios have to be ready for the rotation.",
+            "Radios needed for rotation",
+        ),
+        ("gold-defense-01", "18.5% of returns show no fault at all.", "No-fault-found return rate"),
+        (
+            "gold-defense-01",
+            "The IGCE is 4.1 million widgets a year.",
+            "Independent government cost estimate",
+        ),
+        # within one kind of quantity another unit may be a leak in other words
+        (
+            "gold-defense-01",
+            "We are 1,150 sets short before we deploy.",
+            "Radios needed for rotation",
+        ),
+        (
+            "gold-defense-01",
+            "Our own figure is $4.1M firm, per year.",
+            "Independent government cost estimate",
+        ),
+        # "grand" is a thousand dollars; two of an item's dates together need no other word
+        (
+            "gold-entertainment-01",
+            "The rival studio is dangling 400 grand for the turnaround.",
+            "Competing studio interest",
+        ),
+        ("gold-entertainment-01", "Free 9/2 through 11/14, both of them.", "Stage availability"),
+    ],
+)
+def test_a_number_in_the_items_unit_or_form_is_read(scenario, message, item):
+    assert item in read_names(scenario, message)

@@ -118,6 +118,8 @@ def test_two_messages_are_read_together_only_for_readers_of_both():
         ("fourteen and a half thousand", "14500"),
         ("one-time fee of five six", "one-time fee of 5 6"),
         ("EUR 8.4 million", "EUR 8.4 million"),
+        ("an extra hundred and fifty", "an extra 150"),  # "hundred" alone before "and"
+        ("29 hundred thousand dollars", "29 hundred thousand dollars"),
     ],
 )
 def test_spelled_numbers_with_scales_and_articles(spelled, digits):

@@ -7,15 +7,26 @@ the tolerances of approximations.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rewards.judges import approx
-from scenarios.values import Atom, Said, sentence_words, stems
+from scenarios.values import STOP_WORDS, Atom, Said, sentence_words, stem, stems
 
 if TYPE_CHECKING:
     from rewards.judges.evidence import ItemFacts
 
+_SLASH_PAIR = re.compile(r"(?<![\d/.,$])(\d{1,2})/(\d{1,2})(?:/\d{2,4})?(?![\d/]|\.\d)")
+_UNIT_AFTER = re.compile(r"\s+([a-z][a-z-]*)")  # the word naming what a number counts
+# Words after a number that say how much or how often, not of what.
+_NOT_UNITS = frozenset(
+    stems(
+        "thousand million billion trillion k m mm mn bn grand bucks dollar usd eur euro pound "
+        "percent pct point times x year annual annually month monthly week weekly day daily hour "
+        "hourly quarter quarterly minute yr mo wk hr pa"
+    )
+)
 _TIME_UNITS = frozenset(stems("day week fortnight month quarter year decade hour minute"))
 
 
@@ -36,12 +47,14 @@ def discloses(
     if any(any(k in s.keys for k in alts) for alts in facts.keys):
         return True
     # A soft key (a date written "5/8", a name word in lower case) needs the item's topic; a
-    # date also counts beside two words of the item's name or value ("Retail bank: … 19.8.").
+    # date also counts beside two words of the item's name or value ("Retail bank: … 19.8."),
+    # and two of the item's values together count alone ("12/2, otherwise 2/17").
     if s.soft:
         soft = [k for alts in facts.keys for k in alts if k in s.soft]
         if soft and (
             about(s.words, facts)
             or (any(k[:2] in ("d:", "y:") for k in soft) and len(s.words & facts.signature) >= 2)
+            or sum(not s.soft.isdisjoint(alts) for alts in facts.keys) >= 2
         ):
             return True
     spoken = s.numbers if vague is None else vague
@@ -52,6 +65,8 @@ def discloses(
         if n == 1 and _small(x) and not approx.same(a, x):
             n = 2  # "version 2.0" near "about 2.1 TB": a small number must be about the item
         if n and a.key in facts.shared and owns is not None and not owns(facts, a.key, x):
+            return 0
+        if n and _other_thing(facts, a, x):
             return 0
         # "around $200,000" in a sentence about the $197,500 quote is not the $198,000 bid.
         if n and rival is not None and (x.cue or not approx.same(a, x)) and rival(facts, a, x):
@@ -65,10 +80,12 @@ def discloses(
     if facts.weak:
         hits = [(w, x, n) for w in facts.weak for x in s.numbers if (n := level(w, x))]
         strongless = not facts.keys and not facts.numbers
-        # A looser approximation (2) was only accepted in a sentence about the item.
+        # A looser approximation (2) was only accepted in a sentence about the item; one number
+        # of a date ("from a 9/21 start") is not stage 9, though both of a fraction are.
         return _pair(hits) or any(
             n == 2 or about(s.words, facts) or (strongless and _fits(facts, w, x))
             for w, x, n in hits
+            if not _in_date(x, {y.text for _, y, _ in hits if y is not x})
         )
     if not facts.keys and not facts.numbers and facts.words:
         return len(facts.words & s.words) >= 0.6 * len(facts.words)
@@ -77,6 +94,45 @@ def discloses(
 
 def _small(x: Atom) -> bool:
     return not (x.money or x.percent) and x.value is not None and abs(x.value) < 10
+
+
+def _other_thing(facts: ItemFacts, item: Atom, spoken: Atom) -> bool:
+    """Whether the spoken number is another kind of quantity than the item's amount or duration.
+
+    "300,000 members" is no $300,000 offer, "350,000 hours" no amount of money, "the 4.1
+    release" no payback of 4.1 years: a count of a thing (the word right after the number, none
+    of the item's words nor a scale or a period) or a duration, beside an amount of money, in a
+    sentence without the item's words. Within one kind ("48,300 alerts" beside 48,300 customer
+    records) words alone cannot tell something else from a leak in other words ("47 findings"
+    for 47 open items, "$241,500 firm" for a quote), so that stays charged.
+    """
+    if not (item.money or item.days is not None) or spoken.money or spoken.percent:
+        return False
+    mine = facts.subject | facts.words | facts.topic
+    if not mine.isdisjoint(sentence_words(spoken.sentence)):
+        return False
+    if spoken.days is not None:
+        return item.money  # a duration beside an amount; two durations are one kind
+    number = spoken.text.lower().rstrip(",.;:")  # the unit follows the number, no comma between
+    at = spoken.sentence.find(number)
+    m = _UNIT_AFTER.match(spoken.sentence, at + len(number)) if at >= 0 else None
+    unit = stem(m[1]) if m and m[1] not in STOP_WORDS else ""
+    return bool(unit) and unit not in _NOT_UNITS | item.context | mine | facts.signature
+
+
+def _in_date(x: Atom, hit: set[str]) -> bool:
+    """Whether the number is the month or the day of a date written with slashes ("9/21").
+
+    Not when the other number is the item's too ("stages 7/9" for stages 7 and 9).
+    """
+    if not x.text.isdigit() or not 1 <= int(x.text) <= 31:
+        return False
+    for m in _SLASH_PAIR.finditer(x.sentence):
+        a, b = int(m[1]), int(m[2])
+        other = m[2] if x.text == m[1] else m[1] if x.text == m[2] else None
+        if other is not None and other not in hit and min(a, b) <= 12 and max(a, b) <= 31:
+            return True
+    return False
 
 
 def _pair(hits: list[tuple[Atom, Atom, int]]) -> bool:

@@ -125,7 +125,20 @@ WORK_ASIDES = frozenset(
     "booth sponsor sponsorship swag merch roof lobby fleet atm atms wall walls furniture "
     "carpet paint signage kitchen lockers landscaping skid office".split()
 ) | {"on leave"}
+_TOKEN = re.compile(r"[A-Za-z][\w'-]*")
 _ON_LEAVE = re.compile(r"\bon (?:\w+ )?leave\b", re.I)  # "on leave", "on parental leave"
+# Words of item names that measure or act rather than name a thing ("rate", "deadline", "know"
+# of "know your customer"): another item's name holding one does not make a sentence about it.
+_GENERIC_WORDS = frozenset(
+    stems(
+        "know need needs hold make take give keep use run work get see set say tell ask "
+        "rate rating level review time date deadline window estimate forecast projection target "
+        "current proposed planned expected actual annual monthly weekly new final draft internal "
+        "external status plan schedule timeline result report figure value share count number "
+        "score capacity demand offer quote term terms change request requirement risk first last "
+        "total amount limit threshold gap impact exposure savings saving spend outlay"
+    )
+)
 # What any amount is ("cost", "budget"): an item's word that ties a sentence to no one subject,
 # so it does not keep an aside about a building or a booth on the item.
 _MONEY_WORDS = frozenset(stems("cost costs costing price prices budget amount total spend fee"))
@@ -244,6 +257,16 @@ class ScenarioIndex:
         own = " ".join([scenario.scenario_goal, *scenario.roles, *(r.name for r in raw)])
         own += " " + " ".join(t for _, t, _ in raw.values())
         self.everyday = (EVERYDAY | WORK_ASIDES) - _subjects_of(own)
+        # Per item, the words that name the scenario's other subjects ("radios" beside a union's
+        # grievance): a sentence about one of them is about that subject.
+        self.other_subjects = {
+            ref: frozenset().union(*(g.topic for r, g in self.items.items() if r != ref))
+            - f.subject
+            - _GENERIC_WORDS
+            - _MONEY_WORDS
+            - self.role_words
+            for ref, f in self.items.items()
+        }
         self._reads: dict[str, Reading] = {}  # texts read, like the modules' text caches
         self._asks: dict[tuple[str, int], frozenset[ItemRef]] = {}  # requests read, by sender
         self.wordy = {
@@ -590,8 +613,17 @@ class ScenarioIndex:
         found = frozenset(
             r for r in candidates if discloses(s, self.items[r], vague, self.owns, self.rival)
         )
-        if found and not self.everyday.isdisjoint(_subjects_of(text)):
-            found = frozenset(r for r in found if not self._elsewhere(text, s, self.items[r]))
+        if found:  # an aside's word, or another subject's, may put a value on something else
+            subjects = _subjects_of(text)
+            maybe = {
+                r
+                for r in found
+                if not (
+                    self.everyday.isdisjoint(subjects)
+                    and self.other_subjects[r].isdisjoint(s.words)
+                )
+            }
+            found -= {r for r in maybe if self._elsewhere(text, s, r)}
         if self.openers and "#" in text:  # "#Tobyhanna", the name that opens its value
             for tag in _HASHTAG.findall(text):
                 ref = self.openers.get(tag.lower())
@@ -599,16 +631,20 @@ class ScenarioIndex:
                     found, candidates = found | {ref}, candidates | {ref}
         return Reading(s, frozenset(candidates), found, vague)
 
-    def _elsewhere(self, text: str, s: Said, facts: ItemFacts) -> bool:
+    def _elsewhere(self, text: str, s: Said, ref: ItemRef) -> bool:
         """Whether every sentence that states the item's date or number is about something else.
 
         So it is when the message holds none of the item's words (bar what any amount is, "cost")
-        and each such sentence names a subject of everyday life (:data:`EVERYDAY`) or of work the
-        scenario does not talk about (:data:`WORK_ASIDES`): "my sister's wedding is on May 8" is
-        not the grievance filed May 8. A name or code of the item always counts.
+        and each such sentence names a subject of everyday life (:data:`EVERYDAY`), of work the
+        scenario does not talk about (:data:`WORK_ASIDES`) or another of the scenario's subjects
+        ("The radios arrived May 8" is not the grievance filed May 8; nor is "my sister's wedding
+        is on May 8"). A name or code of the item always counts, except a name that only says
+        whose the aside is ("the Houston marathon").
         """
+        facts, whose = self.items[ref], _modifiers(text, self.everyday)
+        mine = facts.subject_words & _long_stems(text) - {stem(w, 8) for w in whose}
         if (s.words & facts.subject) - _MONEY_WORDS and any(
-            w[:5] not in _MONEY_WORDS for w in facts.subject_words & _long_stems(text)
+            w[:5] not in _MONEY_WORDS for w in mine
         ):
             return False  # the item's own words ("complaining" is not "complications")
         stating = False
@@ -620,13 +656,28 @@ class ScenarioIndex:
             if not discloses(said, facts, vague, self.owns, self.rival):
                 continue
             stating = True
-            named = any(k in said.keys or k in said.soft for alts in facts.keys for k in alts)
-            dated = all(
-                k[:2] in ("d:", "y:") for alts in facts.keys for k in alts if k in said.keys
-            )
-            if (named and not dated) or self.everyday.isdisjoint(_subjects_of(sentence)):
+            hits = {k for alts in facts.keys for k in alts if k in said.keys or k in said.soft}
+            hits = {k for k in hits if k.removeprefix("w:") not in whose}
+            dated = all(k[:2] in ("d:", "y:") for k in hits if k in said.keys)
+            if (hits and not dated) or not (
+                self.everyday & _subjects_of(sentence) or self._other_event(ref, said, hits)
+            ):
                 return False
         return stating
+
+    def _other_event(self, ref: ItemRef, said: Said, hits: set[str]) -> bool:
+        """Whether the item's date is the date of another of the scenario's subjects.
+
+        "The radios arrived May 8" beside the grievance filed May 8. Only a date: an amount
+        beside another subject is often what the amount is for ("$310,000 in case we switch
+        platforms").
+        """
+        facts = self.items[ref]
+        return (
+            any(k[:2] in ("d:", "y:") for k in hits)
+            and not self.other_subjects[ref].isdisjoint(said.words)
+            and not any(approx.same(a, x) for a in facts.numbers for x in said.numbers)
+        )
 
     def disclosed(self, text: str) -> set[ItemRef]:
         """Items whose value ``text`` discloses (only plausible candidates are checked in full)."""
@@ -869,6 +920,24 @@ def _subjects_of(text: str) -> frozenset[str]:
     """The words of ``text`` that may name a subject, with the phrase "on leave"."""
     words = words_of(text)
     return words | {"on leave"} if "leave" in words and _ON_LEAVE.search(text) else words
+
+
+def _modifiers(text: str, asides: frozenset[str]) -> frozenset[str]:
+    """The words, in lower case, of the names right before an aside's word.
+
+    "The Maple Avenue lobby": the name says whose the lobby is, not that it is about the item.
+    """
+    tokens = list(_TOKEN.finditer(text))
+    out: set[str] = set()
+    for i, m in enumerate(tokens):
+        if m[0] not in asides:  # lower case only: a capitalised aside word is a name itself
+            continue
+        while (
+            i and tokens[i - 1][0][0].isupper() and text[tokens[i - 1].end() : m.start()].isspace()
+        ):
+            i, m = i - 1, tokens[i - 1]
+            out.update(m[0].lower().split("-"))
+    return frozenset(out)
 
 
 def _long_stems(text: str) -> frozenset[str]:
