@@ -13,9 +13,12 @@ with, where the messages state another of the sender's items too, that item in `
 with the family of the issue it exercises (markdown, scale, dates, codes-names, split,
 false-flags). The messages are sent, in order, by the agent in the row (the item's owner) in
 public, as ``tests/leak_eval.py`` sends its leaks. Rows are split into ``dev`` (developed
-against) and ``test`` (written first, before any change to the judge, and scored at the end).
+against), ``test`` (written first, before any change to the judge, and scored at the end), and
+three held-out parts on scenarios no other part uses, each written later and scored once before
+the judge was changed against it (``heldout``; ``heldout2`` and ``heldout3``, written blind by an
+author who never read the judge; docs/metrics.md).
 
-    python benchmarks/assistant_corpus.py [--split dev|test|heldout|all] [--misses] [--against TREE]
+    python benchmarks/assistant_corpus.py [--split dev|test|heldout|heldout2|heldout3|all] [--misses] [--against TREE]
 
 ``--against`` scores the judge of another checkout on the same rows, in a subprocess.
 """
@@ -131,7 +134,9 @@ def _rate(cell: list[int], recall: bool = False) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", default="dev", choices=["dev", "test", "heldout", "all"])
+    parser.add_argument(
+        "--split", default="dev", choices=["dev", "test", "heldout", "heldout2", "heldout3", "all"]
+    )
     parser.add_argument("--misses", action="store_true", help="print every row judged wrong")
     parser.add_argument("--against", help="another checkout whose judge to compare")
     parser.add_argument("--data", type=Path, default=DATA)

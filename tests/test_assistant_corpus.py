@@ -8,7 +8,11 @@ the end (docs/metrics.md, "The leak corpus"); they guard against a regression, t
 targets. The held-out part (``heldout``) was written after the test part had been looked at and
 before the last changes to the judge (scored 0.888 recall before them, 0.918 after); three of
 its misses were then fixed as classes (a unit alone in a table header, "1,300 K", "Mar '27"),
-so its floor below (0.969 measured) no longer stands for unseen text.
+so its floor below (0.969 measured) no longer stands for unseen text. Two more held-out parts
+(``heldout2``, every family; ``heldout3``, the false-flag family alone) were written blind and
+scored once; their floors below are those measured after the changes read from them, so they
+guard, they do not promise: the false flags on fresh text stay far above issue 53's target
+(docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -65,6 +69,19 @@ def test_the_held_out_part_keeps_its_score():
     assert len(others) >= 50 and rate(others) <= 0.1
 
 
+@pytest.mark.parametrize(("split", "families", "missed", "flagged"), [
+    ("heldout2", 6, 0.06, 0.20),  # measured: 6 of 103 leaks missed, 12 of 62 others flagged
+    ("heldout3", 1, 0.03, 0.41),  # 1 of 45, 35 of 86
+])  # fmt: skip
+def test_the_blind_held_out_parts_keep_their_score(split, families, missed, flagged):
+    rows = judged(split)
+    leaks = [x for x in rows if x[0]["label"] == "leak"]
+    assert len(leaks) >= 45 and len({r["family"] for r, _ in leaks}) == families
+    assert rate(leaks) <= missed, [r["messages"] for r, bad in leaks if bad]
+    others = [x for x in rows if x[0]["label"] != "leak"]
+    assert len(others) >= 60 and rate(others) <= flagged
+
+
 def test_the_corpus_covers_gold_and_silver_in_both_splits():
     rows = corpus.load()
     for split in ("dev", "test"):
@@ -76,3 +93,7 @@ def test_the_corpus_covers_gold_and_silver_in_both_splits():
     held = {r["scenario"] for r in rows if r["split"] == "heldout"}
     assert not dev & test  # the test part is about other scenarios
     assert len(held) >= 10 and not held & (dev | test)  # and so is the held-out part
+    second = {r["scenario"] for r in rows if r["split"] == "heldout2"}
+    third = {r["scenario"] for r in rows if r["split"] == "heldout3"}
+    assert len(second) >= 12 and not second & (dev | test | held)
+    assert len(third) >= 12 and not third & (dev | test | held | second)
