@@ -14,8 +14,9 @@ what the env plays. Each turn becomes an example of the student's prompt with th
 reply, mixed like the warm start's (:func:`training.data.mix`), for the next SFT round
 (``extra_data`` in its config).
 
-``OUT/data.jsonl`` holds the examples and ``OUT/episodes.jsonl`` each episode's actions in step
-order, from which :mod:`training.rollout` replays the student's own turn states for RL. Both
+``OUT/data.jsonl`` holds the examples (each seat's teacher reply once an episode, at the first
+state that called for it; ``unique_labels: false`` keeps every turn) and ``OUT/episodes.jsonl``
+each episode's actions in step order, from which :mod:`training.rollout` replays the student's own turn states for RL. Both
 are appended as each episode ends, so a killed run resumes where it stopped. An episode in
 which a call of the student failed for good (a timeout, a server gone) is not saved: its
 fallback turns were the endpoint's, not the student's, so the resumed run plays it again.
@@ -86,8 +87,14 @@ def _as_text(action: Any) -> str:
 
 
 async def play_shadowed(s: Scenario, client: Any, strategy: str, options: Sequence[str],
-                        max_turns: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:  # fmt: skip
-    """One student episode of ``s``: the labelled examples and the episode's action record."""
+                        max_turns: int, unique: bool = True
+                        ) -> tuple[list[dict[str, Any]], dict[str, Any]]:  # fmt: skip
+    """One student episode of ``s``: the labelled examples and the episode's action record.
+
+    With ``unique``, a seat's teacher reply is labelled once, at the first state that called
+    for it: a student that stalls reaches the same state turn after turn, and the same label
+    repeated taught the round's SFT to repeat itself (docs/training.md, Retraining).
+    """
     env = parallel_env(scenarios=[s], reward_fn=None, max_turns=max_turns)
     played: dict[int, tuple[str, str]] = {}  # step -> (agent, the action the env was given)
     players = {
@@ -116,11 +123,24 @@ async def play_shadowed(s: Scenario, client: Any, strategy: str, options: Sequen
         for step, prompt, label in p.turns
     ]
     record = {"scenario_id": s.scenario_id, "actions": [played[k] for k in sorted(played)]}
-    return rows, record
+    return (first_labels(rows) if unique else rows), record
+
+
+def first_labels(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows whose (scenario, seat, reply) no earlier row has."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for r in rows:
+        key = (r["scenario_id"], r["agent"], json.dumps(r["completion"]))
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
 
 
 async def collect(chosen: Sequence[Scenario], client: Any, out: Path, *, strategy: str,
-                  options: Sequence[str], max_turns: int, concurrency: int) -> int:  # fmt: skip
+                  options: Sequence[str], max_turns: int, concurrency: int,
+                  unique: bool = True) -> int:  # fmt: skip
     """Play the scenarios not yet in ``out`` and append their rows; the number of episodes played."""
     assert_disjoint_from_gold(chosen)
     out.mkdir(parents=True, exist_ok=True)
@@ -128,7 +148,7 @@ async def collect(chosen: Sequence[Scenario], client: Any, out: Path, *, strateg
     todo = [s for s in chosen if s.scenario_id not in done]
 
     async def play(s: Scenario) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        return await play_shadowed(s, client, strategy, options, max_turns)
+        return await play_shadowed(s, client, strategy, options, max_turns, unique)
 
     played = 0
     async for s, result in play_many(todo, play, concurrency):
@@ -180,6 +200,9 @@ class DaggerArguments:
     offset: int = 2  # ... starting at this one
     max_turns: int = 30
     concurrency: int = 16  # episodes in flight (their turns are batched by the server)
+    unique_labels: bool = (
+        True  # each seat's teacher reply labelled once an episode (False: every turn)
+    )
 
 
 def run(args: DaggerArguments) -> Path:
@@ -197,7 +220,8 @@ def run(args: DaggerArguments) -> Path:
     if done < len(chosen):
         with player_client(args.player, args.concurrency) as client:
             done += asyncio.run(collect(chosen, client, out, strategy=card.strategy, options=card.options,
-                                        max_turns=args.max_turns, concurrency=args.concurrency))  # fmt: skip
+                                        max_turns=args.max_turns, concurrency=args.concurrency,
+                                        unique=args.unique_labels))  # fmt: skip
     if done < len(chosen):
         raise EpisodeFailed(f"{len(chosen) - done} of {len(chosen)} DAgger episodes failed (see above); "
                        f"the others are saved in {out}: rerun to play the missing ones")  # fmt: skip
