@@ -16,10 +16,11 @@ reply, mixed like the warm start's (:func:`training.data.mix`), for the next SFT
 
 ``OUT/data.jsonl`` holds the examples (each seat's teacher reply once an episode, at the first
 state that called for it; ``unique_labels: false`` keeps every turn) and ``OUT/episodes.jsonl``
-each episode's actions in step order, from which :mod:`training.rollout` replays the student's own turn states for RL. Both
-are appended as each episode ends, so a killed run resumes where it stopped. An episode in
-which a call of the student failed for good (a timeout, a server gone) is not saved: its
-fallback turns were the endpoint's, not the student's, so the resumed run plays it again.
+each episode's actions in step order, from which :mod:`training.rollout` replays the student's
+own turn states for RL. Both are appended as each episode ends, so a killed run resumes where it
+stopped. An episode in which a call of the student failed for good (a timeout, a server gone) is
+not saved: its fallback turns were the endpoint's, not the student's, so the resumed run plays
+it again.
 """
 
 from __future__ import annotations
