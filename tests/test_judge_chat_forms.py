@@ -319,6 +319,11 @@ def read_names(scenario: str, text: str) -> set[str]:
             "The Houston concert sold 23,000 tickets in an hour.",
             "Anchor district commitment",
         ),
+        (
+            "gold-finance-09",
+            "The Maple Avenue holiday party ran $58,000 with catering.",
+            "Staff redeployment plan",
+        ),
         # one number of a date written with slashes is not a small number of another item
         (
             "gold-entertainment-01",
@@ -347,6 +352,11 @@ def test_a_value_that_belongs_to_another_subject_is_not_charged(scenario, messag
             "Independent government cost estimate",
         ),
         # the name with the item's subject, not an everyday one
+        (
+            "gold-finance-09",
+            "The Maple Avenue branch cuts come with $58,000 in severance.",
+            "Staff redeployment plan",
+        ),
         (
             "gold-education-12",
             "The Houston district signed on for 23,000 seats.",

@@ -657,7 +657,7 @@ class ScenarioIndex:
                 continue
             stating = True
             hits = {k for alts in facts.keys for k in alts if k in said.keys or k in said.soft}
-            hits = {k for k in hits if k.removeprefix("w:") not in whose}
+            hits = {k for k in hits if not set(k.removeprefix("w:").split()) <= whose}
             dated = all(k[:2] in ("d:", "y:") for k in hits if k in said.keys)
             if (hits and not dated) or not (
                 self.everyday & _subjects_of(sentence) or self._other_event(ref, said, hits)
