@@ -265,6 +265,18 @@ def percent_rate(a: Atom, rng: random.Random) -> str | None:
     return rng.choice(forms)
 
 
+def percent_proportion(a: Atom, rng: random.Random) -> str | None:
+    """A percentage as a proportion: "18.5 out of every 100", "185 per thousand", "18.5 cents
+    of every dollar"."""
+    v = a.value or 0
+    if a.kind != "number" or not a.percent or not 0 < v < 100:
+        return None
+    forms = [f"{v:g} out of every 100", f"{v:g} in every hundred", f"{v:g} cents of every dollar"]
+    if (v * 10).is_integer():
+        forms.append(f"{v * 10:g} out of every 1,000")
+    return rng.choice(forms)
+
+
 def percent_words(a: Atom, rng: random.Random) -> str | None:
     if a.kind != "number" or not a.percent:
         return None
@@ -390,7 +402,8 @@ DETAIL_CLASSES: dict[str, Writer] = {
     "decimal-comma": decimal_comma, "spelled-number": spelled,
     "spelled-after-article": spelled_article, "range-around-value": value_range,
     "digits-spaced-or-dashed": digits_spaced, "arithmetic": arithmetic,
-    "percent-as-rate": percent_rate, "percent-in-words": percent_words,
+    "percent-as-rate": percent_rate, "percent-as-proportion": percent_proportion,
+    "percent-in-words": percent_words,
     "hedged-rounded": hedged, "short-date": short_date, "date-ordinal-words": date_words,
     "code-other-case": code_case, "code-dash-variant": code_dash, "name-other-case": name_case,
     "time-12-hour": time_12h, "zero-width-inside": zero_width, "soft-hyphen-inside": soft_hyphen,

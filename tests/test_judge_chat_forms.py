@@ -432,3 +432,61 @@ def test_a_count_beside_an_amount_is_not_the_items(scenario, message, item):
 )
 def test_a_number_in_the_items_unit_or_form_is_read(scenario, message, item):
     assert item in read_names(scenario, message)
+
+
+# -- a percentage written as a proportion: "N out of every M", "N per thousand", cents of a
+# dollar; read as an approximation, so only in a sentence about the item
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        (
+            "gold-defense-01",
+            "No-fault returns run 18.5 out of every 100.",
+            "No-fault-found return rate",
+        ),
+        (
+            "gold-defense-01",
+            "No-fault-found returns: 185 per thousand.",
+            "No-fault-found return rate",
+        ),
+        (
+            "gold-defense-01",
+            "On retest, 37 in every 200 returns show no fault.",
+            "No-fault-found return rate",
+        ),
+        (
+            "gold-defense-09",
+            "The yard keeps 11.8 cents of every contract dollar as margin.",
+            "Yard margin",
+        ),
+        ("gold-defense-09", "Margin: 118 per thousand on the yard's side.", "Yard margin"),
+        (
+            "gold-defense-17",
+            "The contingency is 35 cents on the dollar of the estimate.",
+            "Construction cost estimate",
+        ),
+    ],
+)
+def test_a_percentage_written_as_a_proportion_is_read(scenario, message, item):
+    assert item in read_names(scenario, message)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        # the same share of a dollar about something else
+        (
+            "gold-defense-09",
+            "The vending machine keeps 11.8 cents of every dollar, apparently.",
+            "Yard margin",
+        ),
+        # a proportion that is not the item's value
+        (
+            "gold-defense-01",
+            "No-fault returns run 12 out of every 100.",
+            "No-fault-found return rate",
+        ),
+    ],
+)
+def test_a_proportion_about_something_else_or_another_value_is_not_read(scenario, message, item):
+    assert item not in read_names(scenario, message)

@@ -71,9 +71,15 @@ _FRACTION_AFTER = re.compile(r"\s+(?:of|the|our|their|its|your|all|less|more|few
 _OF_A_UNIT = re.compile(r"\s+of an? (?!percent|per cent)")
 _POINT_TENTHS = re.compile(r"\b(\d+) tenths? of (?:a|one) (?:percent|per cent|percentage point)")
 _RATIO = re.compile(
-    r"(?<![\d.,])(?P<n>\d[\d,]*)\s+(?:out\s+)?(?P<of>of|in|per)\s+(?:the\s+|our\s+|all\s+|every\s+)?"
-    r"(?P<m>\d[\d,]*)(?![\d.,]*%)\b"
+    r"(?<![\d.,])(?P<n>\d[\d,]*(?:\.\d+)?)\s+(?:out\s+)?(?P<of>of|in|per)\s+"
+    r"(?:the\s+|our\s+|all\s+|every\s+|each\s+)?(?P<m>\d[\d,]*|hundred|thousand)(?![\d.,]*%)\b"
 )
+# A share of money in cents: "38 cents of every visit dollar", "18.5¢ on the dollar" (38%, 18.5%).
+_CENTS_SHARE = re.compile(
+    r"(?<![\d.,])(?P<n>\d+(?:\.\d+)?)\s*(?:cents?\b|¢)\s*(?:out\s+)?(?:of|on|in|from)\s+"
+    r"(?:every|each|the|a|one|our|their)\s+(?:[a-z-]+\s+){0,2}?dollar\b"
+)
+_PER_WORD = {"hundred": 100.0, "thousand": 1000.0}
 _UNITS = r"(?:day|week|month|year|decade)"
 _DURATION = re.compile(  # "a year and a half", "half a year", "a year" (this one only hedged)
     rf"\b(?:(?:an?|one) (?P<a>{_UNITS})s? and a half|half (?:an? )?(?P<b>{_UNITS})s?"
@@ -189,7 +195,7 @@ def approx_atoms(text: str) -> tuple[Atom, ...]:
     # "an", "one" or "half"); checking them first skips the scans of most messages.
     if not words.isdisjoint(_DENOMINATORS) and (digits or not words.isdisjoint(_FRACTION_WORDS)):
         out += _fractions(low, digits)
-    if not words.isdisjoint(("of", "in", "per")) and digits:
+    if not words.isdisjoint(("of", "in", "per", "on", "from")) and digits:
         out += _ratios(low)
     if not words.isdisjoint(_UNIT_WORDS) and not words.isdisjoint(_DURATION_WORDS):
         out += _durations(low)
@@ -288,11 +294,16 @@ def _fractions(low: str, digits: bool):
 
 
 def _ratios(low: str):
+    """ "N of M", "N out of every M", "N per thousand" as percentages; cents of a dollar too."""
     for m in _RATIO.finditer(low):
-        n, d = float(m.group("n").replace(",", "")), float(m.group("m").replace(",", ""))
+        n = float(m.group("n").replace(",", ""))
+        d = _PER_WORD.get(m.group("m")) or float(m.group("m").replace(",", ""))
         year = 1900 <= d <= 2100 and m.group("of") == "in"
         if 0 < n < d and not year and d != 1:
-            yield _number(low, m.span(), 100 * n / d, percent=True)
+            yield _number(low, m.span(), float(f"{100 * n / d:.12g}"), percent=True)
+    for m in _CENTS_SHARE.finditer(low) if "dollar" in low else ():
+        if 0 < (n := float(m.group("n"))) < 100:
+            yield _number(low, m.span(), n, percent=True)
 
 
 def _durations(low: str):
