@@ -294,7 +294,7 @@ def _fractions(low: str, digits: bool):
 
 
 def _ratios(low: str):
-    """ "N of M", "N out of every M", "N per thousand" as percentages; cents of a dollar too."""
+    """Ratios as percentages: "N of M", "N out of every M", "N per thousand", cents of a dollar."""
     for m in _RATIO.finditer(low):
         n = float(m.group("n").replace(",", ""))
         d = _PER_WORD.get(m.group("m")) or float(m.group("m").replace(",", ""))
