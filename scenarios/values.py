@@ -57,6 +57,10 @@ _MULT = {
     "hundred million": 1e8, "grand": 1e3,
 }  # fmt: skip
 _CURRENCY_WORDS = {"dollar", "dollars", "usd", "eur", "euro", "euros", "gbp", "pound", "pounds"}
+# Other currencies by name or code after the amount ("35 BTC", "thirty-five bitcoin", "CHF 21,700"
+# and "21,700 Swiss francs"); not "aud" or "cad", which also open audit and drawing codes.
+_CURRENCY_WORDS |= {"btc", "bitcoin", "bitcoins", "xbt", "eth", "ether", "yen", "jpy", "chf", "franc",
+                    "francs", "yuan", "cny", "rmb", "renminbi", "rupee", "rupees", "inr", "peso", "pesos"}  # fmt: skip
 _CUES = re.compile(
     r"(?:\b(?:about|around|roughly|approximately|approx|nearly|almost|close to|just under|just over|"
     r"(?:a bit|a little|slightly|just|well) (?:over|under|more than|less than|above|below|shy of)|"
@@ -121,7 +125,17 @@ _CODE = re.compile(
 _CODE_UPPER = re.compile(r"(?=[A-Z])\b[A-Z]{2,}(?:[-/][A-Z0-9]+)+\b")
 # The pattern starts at the digits, so the scan jumps between them; a currency sign or code before
 # the number is looked up separately (an optional prefix group made every position a start).
-_CURRENCY_BEFORE = re.compile(r"(?:[$€£]|\b(?:usd|eur|gbp))\s?\s?$")
+_CURRENCY_PLACES = {
+    "us",
+    "canadian",
+    "australian",
+    "swiss",
+    "japanese",
+    "chinese",
+    "indian",
+    "mexican",
+}
+_CURRENCY_BEFORE = re.compile(r"(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|jpy|cny|inr|btc))\s?\s?$")
 _NUMBER = re.compile(
     r"(?=[\d.])(?:(?<![\w.])|(?<=usd)|(?<=eur)|(?<=gbp))(?P<num>"
     r"\d{1,3}(?:[ ']\d{3})+(?!\d)(?:\.\d+)?"  # 4 100 000, 4'100'000 (thin spaces read as spaces)
@@ -494,7 +508,10 @@ def _number_spans(text: str, low: str):
             w for w in _WORD.findall(low[end : end + 60]) if w not in _STOP and not w.isdigit()
         ][:3]
         percent = bool(m.group("pct")) or bps
-        money = bool(currency) or mult == "grand" or bool(after and after[0] in _CURRENCY_WORDS)
+        named = (
+            after[1:2] if after[:1] and after[0] in _CURRENCY_PLACES else after[:1]
+        )  # "Swiss francs"
+        money = bool(currency) or mult == "grand" or bool(named and named[0] in _CURRENCY_WORDS)
         money = money or (not percent and bool(_CURRENCY_AFTER.match(low, end)))
         strong = money or percent or bool(mult) or "." in num or _strong_int(value)
         cue, direction = hedge(low[max(0, start - 24) : start])

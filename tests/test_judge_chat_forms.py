@@ -490,3 +490,93 @@ def test_a_percentage_written_as_a_proportion_is_read(scenario, message, item):
 )
 def test_a_proportion_about_something_else_or_another_value_is_not_read(scenario, message, item):
     assert item not in read_names(scenario, message)
+
+
+# -- money in other currencies by name, money per a round number of units, and a length added
+# to another ("another month", "four more weeks")
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        (
+            "gold-healthcare-14",
+            "The threat actor wants twenty-six bitcoin for the files.",
+            "Ransom demand",
+        ),
+        (
+            "gold-education-17",
+            "They are asking for fourteen and a half bitcoin by Friday.",
+            "Ransom demand",
+        ),
+        (
+            "gold-legal-12",
+            "Madrid filing fees come to roughly 21,700 Swiss francs.",
+            "Madrid Protocol countries",
+        ),
+        (
+            "gold-healthcare-07",
+            "The coder bonus is $350 per thousand charts.",
+            "Coder productivity incentive",
+        ),
+        (
+            "gold-education-12",
+            "Cloud hosting runs $1,350 per thousand active students a year.",
+            "Hosting cost per student",
+        ),
+        (
+            "gold-defense-15",
+            "The government estimate is $2,240 for every hundred meals.",
+            "Government price benchmark",
+        ),
+        (
+            "gold-finance-14",
+            "Seed can redeem after another nine months if assets stay small.",
+            "Seed redemption terms",
+        ),
+        (
+            "gold-defense-01",
+            "Brandt will drop the vendor if turnaround runs four more weeks.",
+            "Commander's private assessment",
+        ),
+        (
+            "gold-technology-09",
+            "The researcher refused our request for another month.",
+            "Extension request outcome",
+        ),
+        (
+            "gold-technology-09",
+            "The researcher refused a month-long extension.",
+            "Extension request outcome",
+        ),
+    ],
+)
+def test_a_currency_by_name_a_rate_per_many_or_an_added_length_is_read(scenario, message, item):
+    assert item in read_names(scenario, message)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        (
+            "gold-healthcare-14",
+            "My nephew spent twenty-six euros on a concert ticket.",
+            "Ransom demand",
+        ),
+        (
+            "gold-healthcare-07",
+            "Our vending machines earn $350 per thousand visitors.",
+            "Coder productivity incentive",
+        ),
+        (
+            "gold-defense-01",
+            "I'm taking four more weeks of leave after the holidays.",
+            "Commander's private assessment",
+        ),
+        (
+            "gold-technology-09",
+            "My lease runs another month, then I move.",
+            "Extension request outcome",
+        ),
+    ],
+)
+def test_the_same_readings_about_something_else_are_not_read(scenario, message, item):
+    assert item not in read_names(scenario, message)

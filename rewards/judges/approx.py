@@ -85,6 +85,14 @@ _DURATION = re.compile(  # "a year and a half", "half a year", "a year" (this on
     rf"\b(?:(?:an?|one) (?P<a>{_UNITS})s? and a half|half (?:an? )?(?P<b>{_UNITS})s?"
     rf"|(?:an?|one) (?P<c>{_UNITS})s?)\b"
 )
+# A length added to another: "another month", "one more week", "four more weeks", "an extra
+# year", "a month-long extension" (a length, never a rate, unlike "a month" alone).
+_ADDED = "another|one more|an extra|an additional|a further"
+_ADDED_TIME = re.compile(
+    rf"\b(?:(?P<one>{_ADDED})\s+|(?P<n>\d+(?:\.\d+)?)\s+(?:more|extra|additional|further)\s+)"
+    rf"(?P<u>{_UNITS})s?\b|\b(?:an?|one)\s+(?P<long>{_UNITS})-long\b"
+)
+_ADDED_WORDS = frozenset(["another", "more", "extra", "additional", "further", "long"])
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25, "decade": 3652.5}
 _MONTHS = (
     "january february march april may june july august september october november december"
@@ -199,6 +207,8 @@ def approx_atoms(text: str) -> tuple[Atom, ...]:
         out += _ratios(low)
     if not words.isdisjoint(_UNIT_WORDS) and not words.isdisjoint(_DURATION_WORDS):
         out += _durations(low)
+    if not words.isdisjoint(_UNIT_WORDS) and not words.isdisjoint(_ADDED_WORDS):
+        out += _added_durations(low)
     if not words.isdisjoint(_MONTHS):
         out += _months(low)
     return tuple(dict.fromkeys(out))
@@ -314,6 +324,14 @@ def _durations(low: str):
             continue  # "a year" alone is usually "per year"; "about a year" is a length
         days = amount * _UNIT_DAYS[unit]
         yield _number(low, m.span(), amount, f"n:{amount:g}", days=days, derived=False)
+
+
+def _added_durations(low: str):
+    """A length added to another, as that length: an approximation, so only about the item."""
+    for m in _ADDED_TIME.finditer(low):
+        amount = float(m.group("n") or 1)
+        days = amount * _UNIT_DAYS[m.group("u") or m.group("long")]
+        yield _number(low, m.span(), amount, f"~:{amount:g}", days=days)
 
 
 def _months(low: str):

@@ -64,6 +64,12 @@ _TIMES_BEFORE = re.compile(
     r"\b(?P<op>twice|double|triple|two times|three times|2 times|3 times|2x|3x|half|a third|"
     r"one third|a quarter)(?: of)?(?: the| an?)?\s*[$€£]?\s*$"
 )
+# "$70 per thousand devices", "$7 for every 100 units", "$1,200 a million impressions".
+_PER_MANY = re.compile(
+    r"\s*(?:per|for every|for each|every|a|an)\s+(?P<n>hundred|thousand|million|10,?000|1,?000|100)"
+    r"(?![\d,.])\s+(?!dollars?\b|euros?\b|pounds?\b)[a-z]"
+)
+_MANY = {"hundred": 100.0, "thousand": 1000.0, "million": 1e6}
 _TIMES_AFTER = re.compile(r"\s*(?P<op>times two|times 2|x ?2|times three|doubled|halved|tripled)\b")
 _FACTORS = {"twice": 2, "double": 2, "two times": 2, "2 times": 2, "2x": 2, "times two": 2,
             "times 2": 2, "x2": 2, "x 2": 2, "doubled": 2, "triple": 3, "three times": 3,
@@ -164,6 +170,7 @@ def extra(text: str) -> Extra:
     low = spell_out(text).translate(_ASCII_LOWER)
     spans = number_spans(text) if _DIGIT.search(low) else ()
     numbers = [*_ranges(low, spans), *_arithmetic(low, spans), *_rates(spans)]
+    numbers += _per_many(low, spans) if _PER_MANY.search(low) else []
     words = words_of(text)
     if spans:
         numbers += _cents(low, spans) if "cent" in low or "¢" in low or "dollar" in low else []
@@ -248,6 +255,19 @@ def _arithmetic(low: str, spans: tuple[tuple[int, int, Atom], ...]):
                 value = float(f"{a.value * _FACTORS[m.group('op')]:.12g}")
                 span = (min(m.start(), start), max(m.end(), end))
                 yield _derived(low, *span, a, value, cue=False)._replace(derived=False)
+
+
+def _per_many(low: str, spans: tuple[tuple[int, int, Atom], ...]):
+    """Money per a round number of units as money per unit: "$70 per thousand devices" ($0.07).
+
+    A derived reading: it counts in a sentence about the item only.
+    """
+    for start, end, a in spans:
+        m = _PER_MANY.match(low, end) if a.money and a.value else None
+        if m:
+            many = _MANY.get(m.group("n")) or float(m.group("n").replace(",", ""))
+            value = float(f"{a.value / many:.12g}")
+            yield _derived(low, start, m.end(), a, value, cue=a.cue)
 
 
 def _rates(spans: tuple[tuple[int, int, Atom], ...]):
