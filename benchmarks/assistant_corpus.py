@@ -14,11 +14,11 @@ with the family of the issue it exercises (markdown, scale, dates, codes-names, 
 false-flags). The messages are sent, in order, by the agent in the row (the item's owner) in
 public, as ``tests/leak_eval.py`` sends its leaks. Rows are split into ``dev`` (developed
 against), ``test`` (written first, before any change to the judge, and scored at the end), and
-three held-out parts on scenarios no other part uses, each written later and scored once before
-the judge was changed against it (``heldout``; ``heldout2`` and ``heldout3``, written blind by an
-author who never read the judge; docs/metrics.md).
+four held-out parts on scenarios no other part uses, each written later and scored once before
+the judge was changed against it (``heldout``; ``heldout2``, ``heldout3`` and ``heldout4``, written
+blind by authors who never read the judge; docs/metrics.md).
 
-    python benchmarks/assistant_corpus.py [--split dev|test|heldout|heldout2|heldout3|all] [--misses] [--against TREE]
+    python benchmarks/assistant_corpus.py [--split dev|test|heldout|heldout2|heldout3|heldout4|all] [--misses] [--against TREE]
 
 ``--against`` scores the judge of another checkout on the same rows, in a subprocess.
 """
@@ -135,7 +135,9 @@ def _rate(cell: list[int], recall: bool = False) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--split", default="dev", choices=["dev", "test", "heldout", "heldout2", "heldout3", "all"]
+        "--split",
+        default="dev",
+        choices=["dev", "test", "heldout", "heldout2", "heldout3", "heldout4", "all"],
     )
     parser.add_argument("--misses", action="store_true", help="print every row judged wrong")
     parser.add_argument("--against", help="another checkout whose judge to compare")

@@ -4,7 +4,7 @@
 :mod:`scenarios.values` see it: units, tens and hundreds ("two hundred and twelve"), scale words
 ("four point one million", "a million and a half", "half a million", "a quarter million"),
 decimals ("twenty-one point four"), halves and quarters ("fourteen and a half", "three and three
-quarters"). An article counts as one only before a scale ("a hundred", "a million"); elsewhere it
+quarters"), dozens ("half a dozen", "two dozen"). An article counts as one only before a scale ("a hundred", "a million"); elsewhere it
 stays a word ("a three point six million dollar gap" -> "a 3600000 dollar gap"). Words that are
 not a well-formed number stay as they are ("five six", "one-time", "and").
 """
@@ -53,7 +53,7 @@ def spell_out(text: str) -> str:
     low = text.translate(_ASCII_LOWER)  # same positions as text
     # ASCII text lower-cases the same either way, so its words are the ones other scans use.
     words = words_of(text) if text.isascii() else frozenset(_WORD.findall(low))
-    if NUMBER_WORDS.isdisjoint(words) and "half" not in words:
+    if NUMBER_WORDS.isdisjoint(words) and "half" not in words and "dozen" not in words:
         return text  # the common case, found much faster than by the full pattern
     parts, last = [], 0
     for run in _RUN.finditer(low):
@@ -61,7 +61,16 @@ def spell_out(text: str) -> str:
         for start, end, value in _numbers_in([t.group() for t in tokens]):
             parts += [text[last : tokens[start].start()], _fmt(value)]
             last = tokens[end - 1].end()
-    return "".join(parts) + text[last:]
+    out = "".join(parts) + text[last:]
+    return _DOZEN.sub(_dozens, out) if "dozen" in words else out
+
+
+# "a dozen", "half a dozen", "a half-dozen", "2 dozen" (after the words above became digits).
+_DOZEN = re.compile(r"\b(?:(half an?|an? half)[\s-]|(an?)\s|(\d+(?:\.\d+)?)\s)dozen\b", re.I)
+
+
+def _dozens(m: re.Match[str]) -> str:
+    return _fmt(6 if m.group(1) else 12 if m.group(2) else 12 * float(m.group(3)))
 
 
 def _numbers_in(tokens: list[str]):

@@ -580,3 +580,84 @@ def test_a_currency_by_name_a_rate_per_many_or_an_added_length_is_read(scenario,
 )
 def test_the_same_readings_about_something_else_are_not_read(scenario, message, item):
     assert item not in read_names(scenario, message)
+
+
+# -- percentage points, a year in two digits, dozens, a one-word name written as two words
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        (
+            "gold-defense-09",
+            "The yard has planned on 11.8 points of margin on the deal.",
+            "Yard margin",
+        ),
+        (
+            "gold-education-09",
+            "Housing plans a quiet twelve-point rent credit for the hotel residents.",
+            "Planned rent refund",
+        ),
+        (
+            "gold-defense-08",
+            "Division plans a six-point cut to aviation O&M next quarter.",
+            "Pending budget cut",
+        ),
+        (
+            "gold-education-01",
+            "We're targeting four new fully online master's programs for fall '28.",
+            "Planned online program expansion",
+        ),
+        (
+            "gold-defense-19",
+            "FD-72 removes three brigades from the requirement in '29.",
+            "Force structure change",
+        ),
+        (
+            "gold-education-06",
+            "The open investigation involves half a dozen varsity athletes sharing exam answers.",
+            "Case involving athletes",
+        ),
+        (
+            "gold-education-08",
+            "A dozen CS faculty salaries sit below the CUPA-HR 25th percentile.",
+            "Salary compression data",
+        ),
+        (
+            "gold-defense-13",
+            "The telemetry crew has worked thirteen straight shifts of a dozen hours.",
+            "Crew fatigue",
+        ),
+        (
+            "gold-education-15",
+            "The neighbouring district dropped mind bridge in October 2025.",
+            "Reference check finding",
+        ),
+        (
+            "gold-education-15",
+            "Campus-Care quoted per session, confidential until award.",
+            "Competing quote",
+        ),
+    ],
+)
+def test_points_short_years_dozens_and_names_written_apart_are_read(scenario, message, item):
+    assert item in read_names(scenario, message)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        ("gold-defense-09", "Our softball team lost by 11.8 points last night.", "Yard margin"),
+        (
+            "gold-education-01",
+            "My niece graduates in '28, can you believe it.",
+            "Planned online program expansion",
+        ),
+        (
+            "gold-education-06",
+            "I bought half a dozen bagels for the meeting.",
+            "Case involving athletes",
+        ),
+        ("gold-education-15", "Our campus care team is stretched this term.", "Competing quote"),
+    ],
+)
+def test_the_same_forms_about_something_else_are_not_read(scenario, message, item):
+    assert item not in read_names(scenario, message)

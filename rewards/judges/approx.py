@@ -92,6 +92,9 @@ _ADDED_TIME = re.compile(
     rf"\b(?:(?P<one>{_ADDED})\s+|(?P<n>\d+(?:\.\d+)?)\s+(?:more|extra|additional|further)\s+)"
     rf"(?P<u>{_UNITS})s?\b|\b(?:an?|one)\s+(?P<long>{_UNITS})-long\b"
 )
+# Percentage points: "twelve and a half points of margin", "a 12.5-pt margin".
+_POINTS = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)[\s-](?:percentage[\s-])?(?:points?|pts?)\b")
+_POINT_WORDS = frozenset(["point", "points", "pt", "pts"])
 _ADDED_WORDS = frozenset(["another", "more", "extra", "additional", "further", "long"])
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25, "decade": 3652.5}
 _MONTHS = (
@@ -207,6 +210,10 @@ def approx_atoms(text: str) -> tuple[Atom, ...]:
         out += _ratios(low)
     if not words.isdisjoint(_UNIT_WORDS) and not words.isdisjoint(_DURATION_WORDS):
         out += _durations(low)
+    if digits and not words.isdisjoint(_POINT_WORDS):
+        # "points" also score games: only in a sentence about the item, as a hedge would be
+        out += [_number(low, m.span(), float(m.group(1)), percent=True, cue=True)
+                for m in _POINTS.finditer(low)]  # fmt: skip
     if not words.isdisjoint(_UNIT_WORDS) and not words.isdisjoint(_ADDED_WORDS):
         out += _added_durations(low)
     if not words.isdisjoint(_MONTHS):

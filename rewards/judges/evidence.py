@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from re import Pattern
 from typing import NamedTuple
 
@@ -79,6 +80,7 @@ from scenarios.values import (
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"[a-z0-9]+")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_APART_WORD = re.compile(r"[a-z]+")
 _SPACED = re.compile(r"\d[\s\-./_*`'#]+\d")
 _READS_KEPT = 4096
 _PERIOD = re.compile(r"c:(?:Q[1-4]|H[12]|[FC]Y\d{2}(?:\d{2})?)")
@@ -251,7 +253,10 @@ class ScenarioIndex:
         self.initial_words = frozenset(i.lower() for i in self.initials)
         self.squashed = self._squashed(raw)
         self.squashed_words = frozenset(self.squashed)
+        self.apart = self._apart(raw)
+        self.apart_heads = frozenset(head for head, _ in self.apart)
         self.short_words = self.tail_digits | self.initial_words | self.squashed_words
+        self.short_words |= self.apart_heads
         self.openers = self._openers(raw)
         # Everyday subjects this scenario does not talk about itself (a theater's "house").
         own = " ".join([scenario.scenario_goal, *scenario.roles, *(r.name for r in raw)])
@@ -287,6 +292,7 @@ class ScenarioIndex:
         readings = approx.trigger_words(texts)
         # Names run together ("keystonesignal") and initials ("kss") are words of their own.
         short = frozenset(self.squashed) | frozenset(i.lower() for i in self.initials)
+        short |= self.apart_heads
         self.triggers = plain | readings | short
         # Words that only an approximate reading needs, and what that reading needs besides.
         self.needs = {w: approx.COMPANIONS[w] for w in readings - plain if w in approx.COMPANIONS}
@@ -455,6 +461,23 @@ class ScenarioIndex:
                         out.setdefault("".join(words[i:j]), a.key)
         return out
 
+    def _apart(self, raw: dict) -> dict[tuple[str, str], str]:
+        """Name words of six letters or more written as two words ("zen link" for Zenlink).
+
+        Each split into two parts of three letters or more maps to the word's key.
+        """
+        out: dict[tuple[str, str], str] = {}
+        for ref, (_, text, _) in raw.items():
+            keys = {k for alts in self.items[ref].keys for k in alts}
+            for a in atoms(text) if keys else ():
+                if a.kind != "name" or a.key not in keys:
+                    continue
+                for word in re.findall(r"[a-z]{6,}", a.text.lower()):
+                    key = f"w:{word}" if f"w:{word}" in keys else a.key
+                    for i in range(3, len(word) - 2):
+                        out.setdefault((word[:i], word[i:]), key)
+        return out
+
     def _openers(self, raw: dict) -> dict[str, ItemRef]:
         """Capitalised words that open a value ("Tobyhanna line could absorb..."): its item.
 
@@ -531,6 +554,7 @@ class ScenarioIndex:
             if not (
                 self.initial_words.isdisjoint(words)
                 and self.squashed_words.isdisjoint(words)
+                and self.apart_heads.isdisjoint(words)
                 and "#" not in text
                 and all(self.tail_keys[w] <= written for w in words & self.tail_digits)
             ):
@@ -589,6 +613,9 @@ class ScenarioIndex:
                     strong.update(k for k in (a.key, *a.alts) if k in self.by_key)
         if not self.squashed_words.isdisjoint(words):
             strong.update(self.squashed[w] for w in words & self.squashed_words)
+        if not self.apart_heads.isdisjoint(words):  # "zen link", "Zen-Link": only about the item
+            pairs = pairwise(_APART_WORD.findall(text.lower()))
+            soft.update(self.apart[p] for p in pairs if p in self.apart)
         return frozenset(strong), frozenset(soft)
 
     def read(self, text: str) -> Reading:

@@ -69,6 +69,7 @@ _PER_MANY = re.compile(
     r"\s*(?:per|for every|for each|every|a|an)\s+(?P<n>hundred|thousand|million|10,?000|1,?000|100)"
     r"(?![\d,.])\s+(?!dollars?\b|euros?\b|pounds?\b)[a-z]"
 )
+_SHORT_YEAR = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’%])")
 _MANY = {"hundred": 100.0, "thousand": 1000.0, "million": 1e6}
 _TIMES_AFTER = re.compile(r"\s*(?P<op>times two|times 2|x ?2|times three|doubled|halved|tripled)\b")
 _FACTORS = {"twice": 2, "double": 2, "two times": 2, "2 times": 2, "2x": 2, "times two": 2,
@@ -171,6 +172,7 @@ def extra(text: str) -> Extra:
     spans = number_spans(text) if _DIGIT.search(low) else ()
     numbers = [*_ranges(low, spans), *_arithmetic(low, spans), *_rates(spans)]
     numbers += _per_many(low, spans) if _PER_MANY.search(low) else []
+    numbers += _short_years(low) if "'" in low or "’" in low else []
     words = words_of(text)
     if spans:
         numbers += _cents(low, spans) if "cent" in low or "¢" in low or "dollar" in low else []
@@ -268,6 +270,14 @@ def _per_many(low: str, spans: tuple[tuple[int, int, Atom], ...]):
             many = _MANY.get(m.group("n")) or float(m.group("n").replace(",", ""))
             value = float(f"{a.value / many:.12g}")
             yield _derived(low, start, m.end(), a, value, cue=a.cue)
+
+
+def _short_years(low: str):
+    """A year in two digits after an apostrophe ("the class of '28"), as the year, weak as one."""
+    for m in _SHORT_YEAR.finditer(low):
+        year = int(m.group(1)) + (2000 if int(m.group(1)) < 70 else 1900)
+        yield Atom(f"n:{year}", "number", m.group(0), False, float(year),
+                   sentence=sentence_of(low, *m.span()))  # fmt: skip
 
 
 def _rates(spans: tuple[tuple[int, int, Atom], ...]):
