@@ -628,8 +628,8 @@ def test_the_same_readings_about_something_else_are_not_read(scenario, message, 
         ),
         (
             "gold-education-15",
-            "The neighbouring district dropped mind bridge in October 2025.",
-            "Reference check finding",
+            "Campus Care quoted per session, confidential until award.",
+            "Competing quote",
         ),
         (
             "gold-education-15",

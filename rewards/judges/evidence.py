@@ -80,7 +80,20 @@ from scenarios.values import (
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"[a-z0-9]+")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
-_APART_WORD = re.compile(r"[a-z]+")
+_APART_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _apart_pairs(text: str):
+    """Two words that may be one name written apart ("zen-link", "Zen Link").
+
+    Joined by a hyphen or with the second capitalised: "red line" in lower case is an idiom.
+    """
+    for a, b in pairwise(_APART_WORD.finditer(text)):
+        gap = text[a.end() : b.start()]
+        if gap == "-" or (gap.isspace() and b.group()[0].isupper()):
+            yield a.group().lower(), b.group().lower()
+
+
 _SPACED = re.compile(r"\d[\s\-./_*`'#]+\d")
 _READS_KEPT = 4096
 _PERIOD = re.compile(r"c:(?:Q[1-4]|H[12]|[FC]Y\d{2}(?:\d{2})?)")
@@ -613,9 +626,8 @@ class ScenarioIndex:
                     strong.update(k for k in (a.key, *a.alts) if k in self.by_key)
         if not self.squashed_words.isdisjoint(words):
             strong.update(self.squashed[w] for w in words & self.squashed_words)
-        if not self.apart_heads.isdisjoint(words):  # "zen link", "Zen-Link": only about the item
-            pairs = pairwise(_APART_WORD.findall(text.lower()))
-            soft.update(self.apart[p] for p in pairs if p in self.apart)
+        if not self.apart_heads.isdisjoint(words):  # "Zen Link", "zen-link": only about the item
+            soft.update(self.apart[p] for p in _apart_pairs(text) if p in self.apart)
         return frozenset(strong), frozenset(soft)
 
     def read(self, text: str) -> Reading:
