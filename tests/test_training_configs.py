@@ -269,3 +269,25 @@ def test_train_refuses_a_bad_stage_or_setting_in_one_line_before_training(args, 
 
     result = CliRunner().invoke(app, ["train", "--config", str(CPU_SMALL), *args])
     assert result.exit_code != 0 and says in " ".join(result.output.split()), result.output
+
+
+def test_until_ends_the_pipeline_and_later_stages_run_by_name(tmp_path, monkeypatch):
+    text = (
+        "until: b\nstages:\n  - sft: {output_dir: runs/train/a, use_cpu: true}\n"
+        "  - dagger: {player: runs/train/a, out: runs/train/b}\n"
+        "  - sft: {output_dir: runs/train/c, use_cpu: true}\n"
+    )
+    path = _write(tmp_path, text)
+    ran = []
+    for kind in pipeline.KINDS:
+        monkeypatch.setitem(pipeline.RUNNERS, kind, lambda c, k=kind: ran.append(k) or tmp_path / k)
+    assert pipeline.run(path, echo=lambda line: None) == tmp_path / "dagger"
+    assert ran == ["sft", "dagger"]
+    pipeline.run(path, echo=lambda line: None, only="c")  # a later stage, by name
+    assert ran[-1] == "sft" and len(ran) == 3
+    # a stage after ``until`` is still checked before anything runs
+    bad = _write(tmp_path, text.replace("c, use_cpu: true", "c, lerning_rate: 1"))
+    with pytest.raises(ValueError, match=r"stage 3 \(sft c\): unknown fields \['lerning_rate'\]"):
+        pipeline.run(bad, echo=lambda line: None)
+    with pytest.raises(ValueError, match="until: no stage 'z'; its stages: a, b, c"):
+        pipeline.run(_write(tmp_path, text.replace("until: b", "until: z")), echo=print)

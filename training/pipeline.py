@@ -27,7 +27,9 @@ stages that play).
 
 Every stage resumes where it stopped (SFT and GRPO from their last checkpoint, DAgger from its
 last finished episode), so rerunning the command after an interruption finishes the pipeline.
-The last stage's output is the trained player.
+The last stage's output is the trained player. ``until: NAME`` at the top ends the pipeline at
+that stage: the stages listed after it stay parsed and checked, and run only by name
+(``--stage``), as measured variants that did not add.
 """
 
 from __future__ import annotations
@@ -150,7 +152,7 @@ def run(
     only: str | None = None,
     settings: Mapping[str, Any] | None = None,
 ) -> Path:
-    """Run every stage of the pipeline in order and return the last stage's output folder.
+    """Run the pipeline's stages in order (to ``until``) and return the last one's output folder.
 
     ``only`` runs the stage of that name alone, its fields changed by ``settings``. Every stage
     is parsed first. Each stage's wall time is echoed (a finished stage that is reused takes
@@ -160,13 +162,14 @@ def run(
         ValueError: a stage that does not parse, or ``settings`` without ``only``.
     """
     if only is not None:
-        chosen = [changed(find(path, only), settings or {})]
+        listed = [changed(find(path, only), settings or {})]
     elif settings:
         raise ValueError("settings change one stage: name it (--stage NAME)")
     else:
-        chosen = stages(path)
-    for stage in chosen:
-        parse(stage)
+        listed = stages(path)
+    for stage in listed:
+        parse(stage)  # the stages after ``until`` too: a broken one fails at once
+    chosen = listed if only is not None else listed[: _until(path, listed) + 1]
     out, start = Path(), time.monotonic()
     for stage in chosen:
         echo(f"stage {stage.kind}: {stage.name}")
@@ -175,6 +178,17 @@ def run(
         echo(f"  -> {out} ({_minutes(began)})")
     echo(f"pipeline {path}: {_minutes(start)}")
     return out
+
+
+def _until(path: str | Path, found: list[Stage]) -> int:
+    """The index of the stage named by the pipeline's ``until:`` (the last one without it)."""
+    name = _read(path).get("until")
+    if name is None:
+        return len(found) - 1
+    names = [s.name for s in found]
+    if name not in names:
+        raise ValueError(f"{path}: until: no stage {name!r}; its stages: {', '.join(names)}")
+    return names.index(name)
 
 
 def _read(path: str | Path) -> dict[str, Any]:
