@@ -53,12 +53,12 @@ train: setup
 	$(if $(JEMALLOC),LD_PRELOAD=$(JEMALLOC) MALLOC_CONF=dirty_decay_ms:-1$(comma)muzzy_decay_ms:-1 THP_MEM_ALLOC_ENABLE=1) \
 	  $(BIN)/sotopia-tom train --config training/configs/pipeline-cpu-small.yaml
 
-# Every stage of the cpu-small pipeline, the base model's prompted strategies and the scripted
+# Every stage `make train` runs, the base model's prompted strategies and the scripted
 # players on all 160 Gold scenarios (30 steps, rule judge), then the paired differences between
 # consecutive stages; the same on the paper authors' scenario file when it is there (read in
 # place, never copied; its one scenario the validator refuses is left out). Resumable: rerun
 # to finish; naming more policies plays only the new ones.
-STAGES := trained:runs/train/sft-cpu-small,trained:runs/train/sft-dagger-cpu-small,trained:runs/train/sft-dagger2-cpu-small,trained:runs/train/sft-best-reply-cpu-small,trained:runs/train/sft-best-reply-2-cpu-small
+STAGES := trained:runs/train/sft-cpu-small,trained:runs/train/sft-dagger-cpu-small,trained:runs/train/sft-dagger2-cpu-small
 EVAL_POLICIES := $(STAGES),basic,cot,tom,tom_coach,tom_belief,self_focused,observable,ideal,random
 AUTHORS ?= ../shared/reference-scenarios/rebuttal_ablation_scenarios.json
 evaluate: setup
