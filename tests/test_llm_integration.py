@@ -56,8 +56,15 @@ def test_every_strategy_plays_and_structured_outputs_parse_first_time(episodes):
         turns += stats["turns"]
         first_try += stats["first_try_ok"]
         assert not result.policy_errors, result.policy_errors
-    errors = [t["error"] for r in results.values() for t in r.turn_log if t["error"]]
-    assert not errors  # every turn ended in a parsed action, none in a fallback
+    # Every turn ended in a parsed action, none in a fallback. A well-formed message to a seat
+    # that has left is refused by the env (not a parse failure): the 135M model sometimes sends one.
+    errors = [
+        t["error"]
+        for r in results.values()
+        for t in r.turn_log
+        if t["error"] and not t["error"].endswith("has left the conversation; not sent")
+    ]
+    assert not errors
     # Most parse at the first try; at temperature 0.7 a 135M model's reply is now and then cut
     # or stopped and parses at the retry (21 of 24 first try seen on a loaded machine).
     assert first_try / turns >= 0.8, (first_try, turns)
