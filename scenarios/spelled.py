@@ -4,9 +4,10 @@
 :mod:`scenarios.values` see it: units, tens and hundreds ("two hundred and twelve"), scale words
 ("four point one million", "a million and a half", "half a million", "a quarter million"),
 decimals ("twenty-one point four"), halves and quarters ("fourteen and a half", "three and three
-quarters"), dozens ("half a dozen", "two dozen"). An article counts as one only before a scale ("a hundred", "a million"); elsewhere it
-stays a word ("a three point six million dollar gap" -> "a 3600000 dollar gap"). Words that are
-not a well-formed number stay as they are ("five six", "one-time", "and").
+quarters"), dozens ("half a dozen", "two dozen"). An article counts as one only before a scale
+("a hundred", "a million"); elsewhere it stays a word ("a three point six million dollar gap" ->
+"a 3600000 dollar gap"). Words that are not a well-formed number stay as they are ("five six",
+"one-time", "and").
 """
 
 from __future__ import annotations
