@@ -95,6 +95,10 @@ CPU_SMALL_STAGES = [
      {"max_steps": 80, "learning_rate": 5e-4, "limit": 20, "mix_seed": 2}),
     ("best_of", "best-of-cpu-small", "sft-dagger2-cpu-small", [],
      {"rounds": 3, "margin": 0.0, "every": 30, "offset": 4, "concurrency": 20}),
+    ("grpo", "grpo-cpu-small", "sft-dagger2-cpu-small", [f"best-of-cpu-small/round-{r}" for r in range(3)],
+     {"every": 3, "probe": 4, "continuation": "none", "max_steps": 200, "num_generations": 4,
+      "per_device_train_batch_size": 2, "gradient_accumulation_steps": 2, "beta": 0.02,
+      "lr_scheduler_type": "constant"}),
     ("best_reply", "best-reply-cpu-small", "sft-dagger2-cpu-small",
      [f"best-of-cpu-small/round-{r}" for r in range(3)], {"samples": 4, "every": 3}),
     ("sft", "sft-best-reply-cpu-small", "sft-dagger2-cpu-small", ["best-reply-cpu-small/data.jsonl"],
@@ -112,6 +116,8 @@ SFT_SHARED = {"scenarios": "silver", "strategy": "basic", "options": ["compact"]
               "gradient_checkpointing": False, "bf16": True, "logging_steps": 5, "save_steps": 10,
               "save_total_limit": 2, "seed": 0}  # fmt: skip
 PLAY_SHARED = {"scenarios": "silver", "max_turns": 30}
+GRPO_SHARED = {"scenarios": "silver", "strategy": "basic", "options": ["compact"], "max_turns": 30,
+               "use_cpu": True, "bf16": True, "save_steps": 10, "seed": 0}  # fmt: skip
 
 
 def _value(parsed, name):
@@ -132,12 +138,13 @@ def test_the_cpu_small_pipeline_is_the_stages_it_was():
         assert _value(parsed, "player" if playing else "model_name_or_path") == (
             start and f"runs/train/{start}"
         ), name
-        read = _value(parsed, "episodes").split(",") if kind == "best_reply" else []
-        read += [] if playing else _value(parsed, "extra_data")
+        read = _value(parsed, "episodes").split(",") if kind in ("best_reply", "grpo") else []
+        read += _value(parsed, "extra_data") if kind == "sft" else []
         assert read == [f"runs/train/{r}" for r in reads], name
-        for field, value in {**(PLAY_SHARED if playing else SFT_SHARED), **own}.items():
+        shared = {"sft": SFT_SHARED, "grpo": GRPO_SHARED}.get(kind, PLAY_SHARED)
+        for field, value in {**shared, **own}.items():
             assert _value(parsed, field) == value, (name, field)
-        if not playing:
+        if kind == "sft":
             assert _value(parsed, "lr_scheduler_type") == "cosine"
             assert not _value(parsed, "merge_adapter")
 

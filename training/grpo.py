@@ -43,7 +43,8 @@ class GRPOScriptArguments(PromptArguments):
     episodes: str | None = field(
         default=None,
         metadata={
-            "help": "episodes.jsonl of a training.dagger run: RL on the student's own states."
+            "help": "The student's own episodes: comma-separated episodes.jsonl files of "
+            "training.dagger or training.best_of runs, or the folders holding them."
         },
     )
     every: int = field(default=1, metadata={"help": "Keep every N-th turn state of each episode."})
@@ -155,9 +156,11 @@ def _states(args: GRPOScriptArguments, chosen: list[Any]) -> list[Any]:
     """The turn states to train on: the student's recorded episodes, else the teacher's."""
     kwargs = {"strategy": args.strategy, "options": args.options, "max_turns": args.max_turns,
               "every": args.every}  # fmt: skip
-    if args.episodes:
-        return recorded_states(Path(args.episodes), chosen, **kwargs)
-    return teacher_states(chosen, **kwargs)
+    if not args.episodes:
+        return teacher_states(chosen, **kwargs)
+    paths = [Path(p) for p in args.episodes.split(",")]
+    files = [p / "episodes.jsonl" if p.is_dir() else p for p in paths]
+    return [s for f in files for s in recorded_states(f, chosen, **kwargs)]
 
 
 def probed(dataset: Any, rollout: EnvRollout, trainer: Any, samples: int, out: Path) -> Any:
