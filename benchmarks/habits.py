@@ -1,6 +1,6 @@
 """What a policy does in its transcripts: how much it says, repeats, asks late, and whether it leaves.
 
-For each (policy, partners) of the runs' ``episodes.jsonl`` (``sotopia-tom bench``), over the seats
+For each run folder (``sotopia-tom bench``) and each (policy, partners) in it, over the seats
 it played (every seat in self-play, the tested seat in cross-play):
 
 * ``msgs``: messages a seat sent; ``questions``: the share of them that ask something ("?");
@@ -63,10 +63,10 @@ def seat_habits(scenario: Scenario, transcript: Transcript, evidence: list, seat
     }
 
 
-def habits(runs: list[Path]) -> dict[tuple[str, str], dict[str, float]]:
-    """(policy, partners or "self") -> the columns of :data:`COLUMNS`."""
+def habits(runs: list[Path]) -> dict[tuple[str, str, str], dict[str, float]]:
+    """(run folder name, policy, partners or "self") -> the columns of :data:`COLUMNS`."""
     judge = RuleJudge()
-    seats: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    seats: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
     for run in runs:
         with open(run / "episodes.jsonl", encoding="utf-8") as f:
             for line in f:
@@ -77,7 +77,7 @@ def habits(runs: list[Path]) -> dict[tuple[str, str], dict[str, float]]:
                 tested = [int(record["seat"].rsplit("_", 1)[1])] if record.get("partners") else (
                     range(len(scenario.agents))
                 )  # fmt: skip
-                key = (record["policy"], record.get("partners") or "self")
+                key = (run.name, record["policy"], record.get("partners") or "self")
                 seats[key] += [seat_habits(scenario, transcript, evidence, s) for s in tested]
     return {key: _row(rows) for key, rows in seats.items()}
 
@@ -101,11 +101,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("runs", nargs="+", type=Path, help="sotopia-tom bench output folders")
     table = habits(parser.parse_args().runs)
-    print("| policy | partners | " + " | ".join(COLUMNS) + " |")
-    print("|---|---|" + "---|" * len(COLUMNS))
-    for (policy, partners), row in table.items():
+    print("| run | policy | partners | " + " | ".join(COLUMNS) + " |")
+    print("|---|---|---|" + "---|" * len(COLUMNS))
+    for (run, policy, partners), row in table.items():
         cells = [f"{row[c]:.0f}" if c == "seats" else f"{row[c]:.2f}" for c in COLUMNS]
-        print(f"| {policy} | {partners} | " + " | ".join(cells) + " |")
+        print(f"| {run} | {policy} | {partners} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ def test_a_seat_is_counted_from_what_the_judge_reads_in_its_messages(tmp_path):
     record = {"policy": "p", "partners": "q", "seat": "agent_2",
               "scenario": TINY.model_dump(mode="json"), "transcript": _episode().model_dump(mode="json")}  # fmt: skip
     (tmp_path / "episodes.jsonl").write_text(json.dumps(record) + "\n")
-    row = habits.habits([tmp_path])[("p", "q")]
+    row = habits.habits([tmp_path])[(tmp_path.name, "p", "q")]
     assert row["seats"] == 1 and row["msgs"] == 3 and row["left"] == 1.0
     assert row["questions"] == 1.0
     assert row["repeats"] == pytest.approx(1 / 3)
