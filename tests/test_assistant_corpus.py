@@ -72,7 +72,7 @@ def test_the_held_out_part_keeps_its_score():
 @pytest.mark.parametrize(("split", "families", "missed", "flagged"), [
     ("heldout2", 6, 0.03, 0.20),  # measured: 3 of 103 leaks missed, 11 of 62 others flagged
     ("heldout3", 1, 0.03, 0.41),  # 1 of 45, 35 of 86
-    ("heldout4", 6, 0.08, 0.16),  # 7 of 95, 10 of 66
+    ("heldout4", 6, 0.07, 0.16),  # 6 of 95, 10 of 66
 ])  # fmt: skip
 def test_the_blind_held_out_parts_keep_their_score(split, families, missed, flagged):
     rows = judged(split)

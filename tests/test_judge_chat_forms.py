@@ -661,3 +661,52 @@ def test_points_short_years_dozens_and_names_written_apart_are_read(scenario, me
 )
 def test_the_same_forms_about_something_else_are_not_read(scenario, message, item):
     assert item not in read_names(scenario, message)
+
+
+# -- money per a period, said per another period ("$5,500 a day" for $38,500 per week)
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        (
+            "gold-entertainment-06",
+            "Outsourced QA would run us about $4.9M a year.",
+            "External QA vendor cost",
+        ),
+        (
+            "gold-entertainment-12",
+            "Lighting overtime is eating $5,500 a day.",
+            "Lighting overtime cost",
+        ),
+        ("gold-legal-17", "The office lease costs us roughly $158K a month.", "Lease liability"),
+        (
+            "gold-technology-07",
+            "The dark fiber pair comes to $696,000 annually.",
+            "Dark fiber quote",
+        ),
+        ("gold-healthcare-16", "The vendor lease works out to $594K/yr.", "Lease alternative"),
+        ("gold-technology-05", "Vectorial burns about $13M a year.", "Startup cash runway"),
+    ],
+)
+def test_a_rate_said_per_another_period_is_read(scenario, message, item):
+    assert item in read_names(scenario, message)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "message", "item"),
+    [
+        (
+            "gold-entertainment-12",
+            "Our coffee service costs $5,500 a day at the festival.",
+            "Lighting overtime cost",
+        ),
+        ("gold-legal-17", "Catering for the retreat ran $158K a month.", "Lease liability"),
+        (
+            "gold-entertainment-06",
+            "Outsourced QA would run us about $3M a year.",
+            "External QA vendor cost",
+        ),
+        ("gold-technology-07", "Our cloud egress bill is $696,000 annually.", "Dark fiber quote"),
+    ],
+)
+def test_a_rate_per_another_period_about_something_else_or_off_is_not_read(scenario, message, item):
+    assert item not in read_names(scenario, message)

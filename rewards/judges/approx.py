@@ -144,6 +144,8 @@ def closeness(item: Atom, spoken: Atom) -> int:
     """
     if same(item, spoken):
         return 1
+    if spoken.key.startswith("~p:") and spoken.context.isdisjoint(item.context):
+        return 0  # a rate in another period ("$5,500 a day") is compared with a rate per day only
     kind = _comparable(item, spoken)
     if kind is None or not item.value or spoken.value is None or _year(item) or _year(spoken):
         return 0  # a year ("1999 Gaming Act") is a name for a time, never an approximation

@@ -9,6 +9,7 @@ reading        example                                                  counts a
 range          "between $3.8M and $4.4M", "$3.8-4.4M", "15 to 17%"      any value inside it
 arithmetic     "twice $2.05M", "half of $8.2M", "$2.05M times two"      the result, exactly
 rate           "a rate of 0.15", "0.185 of returns"                     the percentage
+period rate    "$20.3K per patient-week", "460k/yr", "$58K monthly"     per any period
 short date     "5/8", "8/5", "08.05." (numeric: only about the item)    the day, any year
 month date     "8-May", "May the 8th", "May eighth", "the 8th of May"   the day, any year
 spaced digits  "1 7 0 9", "1-7-0-9"                                     the number
@@ -70,6 +71,19 @@ _PER_MANY = re.compile(
     r"(?![\d,.])\s+(?!dollars?\b|euros?\b|pounds?\b)[a-z]"
 )
 _SHORT_YEAR = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’%])")
+# Money per a period: "$20.3K per patient-week", "$58,000 a month", "460k/yr", "$540,000 annually".
+_PER_PERIOD = re.compile(
+    r"\s*(?:(?:per|a|an|each|every|/)\s*(?:[a-z]+[\s-])?(?P<u>day|week|month|mo|quarter|year|yr|annum)"
+    r"|(?P<adv>daily|weekly|monthly|quarterly|annually|yearly|annualized))\b"
+)
+_PERIOD_DAYS = {"day": 1.0, "daily": 1.0, "week": 7.0, "weekly": 7.0, "month": 30.4375,
+                "mo": 30.4375, "monthly": 30.4375, "quarter": 91.3125, "quarterly": 91.3125,
+                "year": 365.25, "yr": 365.25, "annum": 365.25, "annually": 365.25,
+                "yearly": 365.25, "annualized": 365.25}  # fmt: skip
+# Each period's length in days, and the stems that name it after an item's number ("per year").
+PERIODS = {1.0: frozenset(["day", "daily"]), 7.0: frozenset(["week", "weekl"]),
+           30.4375: frozenset(["month", "mo"]), 91.3125: frozenset(["quart"]),
+           365.25: frozenset(["year", "yearl", "yr", "annum", "annua"])}  # fmt: skip
 _MANY = {"hundred": 100.0, "thousand": 1000.0, "million": 1e6}
 _TIMES_AFTER = re.compile(r"\s*(?P<op>times two|times 2|x ?2|times three|doubled|halved|tripled)\b")
 _FACTORS = {"twice": 2, "double": 2, "two times": 2, "2 times": 2, "2x": 2, "times two": 2,
@@ -172,6 +186,7 @@ def extra(text: str) -> Extra:
     spans = number_spans(text) if _DIGIT.search(low) else ()
     numbers = [*_ranges(low, spans), *_arithmetic(low, spans), *_rates(spans)]
     numbers += _per_many(low, spans) if _PER_MANY.search(low) else []
+    numbers += _per_period(low, spans) if spans and _PER_PERIOD.search(low) else []
     numbers += _short_years(low) if "'" in low or "’" in low else []
     words = words_of(text)
     if spans:
@@ -270,6 +285,25 @@ def _per_many(low: str, spans: tuple[tuple[int, int, Atom], ...]):
             many = _MANY.get(m.group("n")) or float(m.group("n").replace(",", ""))
             value = float(f"{a.value / many:.12g}")
             yield _derived(low, start, m.end(), a, value, cue=a.cue)
+
+
+def _per_period(low: str, spans: tuple[tuple[int, int, Atom], ...]):
+    """Money per a period as the same rate per each other period.
+
+    "$20.3K per patient-week" is $2,900 a patient-day, "$158K a month" about $1.9M a year. Each
+    reading names its period (its context, keyed "~p:"), and matches only an item's number
+    stated per that period (:func:`rewards.judges.approx.closeness`). A derived reading: it
+    counts in a sentence about the item only.
+    """
+    for start, end, a in spans:
+        m = _PER_PERIOD.match(low, end) if a.money and a.value else None
+        if m:
+            days = _PERIOD_DAYS[m.group("u") or m.group("adv")]
+            for other, names in PERIODS.items():
+                if other != days:
+                    value = float(f"{a.value * other / days:.12g}")
+                    rate = _derived(low, start, m.end(), a, value, cue=True)
+                    yield rate._replace(key=f"~p:{value:.6g}", context=names)
 
 
 def _short_years(low: str):
