@@ -6,8 +6,10 @@ Launch::
         --out docs/img/cpu-small-curves.png
 
 One panel per stage: the SFT loss and token accuracy; the GRPO reward and its parts (DA, IA,
-EFF, CPV, CM, malformed share) and the share of samples in tied groups per step. A stage still running is drawn from its newest
-checkpoint's ``trainer_state.json``.
+EFF, CPV, CM, malformed share), the share of samples in tied groups per step, the reward's mean
+over the last :data:`WINDOW` steps (a step of one turn state is noisy) and, on its own axis,
+the KL to the starting adapter. A stage still running is drawn from its newest checkpoint's
+``trainer_state.json``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ GRPO_KEYS = {  # logged key -> legend label
     "rewards/malformed_reward/mean": "malformed share",
     "rewards/tied_reward/mean": "tied share (no gradient)",
 }
+
+WINDOW = 10  # steps in the reward's running mean
 
 
 def log_history(run: Path) -> list[dict[str, Any]]:
@@ -62,12 +66,31 @@ def plot(runs: list[Path], out: Path) -> None:
             steps, values = series(rows, key)
             if steps:
                 ax.plot(steps, values, marker="." if grpo else None, label=name)
+        if grpo:
+            _trend(ax, rows)
         ax.set(title=f"{run.name} ({'GRPO' if grpo else 'SFT'})", xlabel="step")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=120)
+
+
+def _trend(ax: Any, rows: list[dict[str, Any]]) -> None:
+    """The reward's running mean, and the KL to the starting adapter on a right-hand axis."""
+    import numpy as np
+
+    steps, values = series(rows, "reward")
+    if len(steps) >= WINDOW:
+        mean = np.convolve(values, np.ones(WINDOW) / WINDOW, mode="valid")
+        ax.plot(steps[WINDOW - 1 :], mean, color="black", linewidth=2,
+                label=f"reward, mean of {WINDOW} steps")  # fmt: skip
+    steps, values = series(rows, "kl")
+    if steps:
+        right = ax.twinx()
+        right.plot(steps, values, color="grey", linestyle=":", label="KL to the start")
+        right.set_ylabel("KL")
+        right.legend(fontsize=8, loc="lower right")
 
 
 def main() -> None:
