@@ -436,3 +436,16 @@ def test_a_leave_guide_ends_the_seat_and_is_paid_for_what_it_left_unsaid(silver,
 def test_an_unknown_guide_is_refused():
     with pytest.raises(ValueError, match="guide must be one of"):
         EnvRollout([], [], FakeGenerator([]), guide="oracle")
+
+
+def test_grpo_reads_the_states_of_several_episode_files_or_their_folders(silver, tmp_path):
+    from training.grpo import GRPOScriptArguments, _states
+
+    history = teacher_states([silver[0]])[-1].history
+    record = {"scenario_id": silver[0].scenario_id, "actions": [list(a) for a in history]}
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "episodes.jsonl").write_text(json.dumps(record) + "\n")
+    one = _states(GRPOScriptArguments(episodes=str(tmp_path / "a" / "episodes.jsonl")), silver)
+    both = _states(GRPOScriptArguments(episodes=f"{tmp_path / 'a'},{tmp_path / 'b' / 'episodes.jsonl'}"), silver)  # fmt: skip
+    assert one and [s.prompt for s in both] == [s.prompt for s in one] * 2
