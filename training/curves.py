@@ -21,7 +21,7 @@ from typing import Any
 
 SFT_KEYS = {"loss": "loss", "mean_token_accuracy": "token accuracy"}
 GRPO_KEYS = {  # logged key -> legend label
-    "reward": "reward (CM − penalties)",
+    "reward": "reward (the stage's, per sample)",
     "rewards/cm_reward/mean": "CM",
     "rewards/da_reward/mean": "DA",
     "rewards/ia_reward/mean": "IA",
@@ -58,7 +58,7 @@ def plot(runs: list[Path], out: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(runs), figsize=(6 * len(runs), 4), squeeze=False)
+    fig, axes = plt.subplots(1, len(runs), figsize=(6 * len(runs), 5), squeeze=False)
     for ax, run in zip(axes[0], runs, strict=True):
         rows = log_history(run)
         grpo = any("reward" in r for r in rows)
@@ -70,7 +70,7 @@ def plot(runs: list[Path], out: Path) -> None:
             _trend(ax, rows)
         ax.set(title=f"{run.name} ({'GRPO' if grpo else 'SFT'})", xlabel="step")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.15))  # below
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=120)
@@ -90,7 +90,7 @@ def _trend(ax: Any, rows: list[dict[str, Any]]) -> None:
         right = ax.twinx()
         right.plot(steps, values, color="grey", linestyle=":", label="KL to the start")
         right.set_ylabel("KL")
-        right.legend(fontsize=8, loc="lower right")
+        right.legend(fontsize=7, loc="lower right")
 
 
 def main() -> None:
