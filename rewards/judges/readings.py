@@ -81,9 +81,9 @@ _PERIOD_DAYS = {"day": 1.0, "daily": 1.0, "week": 7.0, "weekly": 7.0, "month": 3
                 "year": 365.25, "yr": 365.25, "annum": 365.25, "annually": 365.25,
                 "yearly": 365.25, "annualized": 365.25}  # fmt: skip
 # Each period's length in days, and the stems that name it after an item's number ("per year").
-PERIODS = {1.0: frozenset(["day", "daily"]), 7.0: frozenset(["week", "weekl"]),
-           30.4375: frozenset(["month", "mo"]), 91.3125: frozenset(["quart"]),
-           365.25: frozenset(["year", "yearl", "yr", "annum", "annua"])}  # fmt: skip
+_PERIOD_STEMS = {1.0: frozenset(["day", "daily"]), 7.0: frozenset(["week", "weekl"]),
+                 30.4375: frozenset(["month", "mo"]), 91.3125: frozenset(["quart"]),
+                 365.25: frozenset(["year", "yearl", "yr", "annum", "annua"])}  # fmt: skip
 _MANY = {"hundred": 100.0, "thousand": 1000.0, "million": 1e6}
 _TIMES_AFTER = re.compile(r"\s*(?P<op>times two|times 2|x ?2|times three|doubled|halved|tripled)\b")
 _FACTORS = {"twice": 2, "double": 2, "two times": 2, "2 times": 2, "2x": 2, "times two": 2,
@@ -299,7 +299,7 @@ def _per_period(low: str, spans: tuple[tuple[int, int, Atom], ...]):
         m = _PER_PERIOD.match(low, end) if a.money and a.value else None
         if m:
             days = _PERIOD_DAYS[m.group("u") or m.group("adv")]
-            for other, names in PERIODS.items():
+            for other, names in _PERIOD_STEMS.items():
                 if other != days:
                     value = float(f"{a.value * other / days:.12g}")
                     rate = _derived(low, start, m.end(), a, value, cue=True)
