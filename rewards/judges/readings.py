@@ -39,7 +39,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from scenarios.spelled import spell_out
-from scenarios.values import STOP_WORDS, Atom, number_spans, sentence_of, words_of
+from scenarios.values import STOP_WORDS, Atom, number_spans, sentence_of, stem, words_of
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _MONTH_NAMES = (
@@ -81,9 +81,10 @@ _PERIOD_DAYS = {"day": 1.0, "daily": 1.0, "week": 7.0, "weekly": 7.0, "month": 3
                 "year": 365.25, "yr": 365.25, "annum": 365.25, "annually": 365.25,
                 "yearly": 365.25, "annualized": 365.25}  # fmt: skip
 # Each period's length in days, and the stems that name it after an item's number ("per year").
-_PERIOD_STEMS = {1.0: frozenset(["day", "daily"]), 7.0: frozenset(["week", "weekl"]),
-                 30.4375: frozenset(["month", "mo"]), 91.3125: frozenset(["quart"]),
-                 365.25: frozenset(["year", "yearl", "yr", "annum", "annua"])}  # fmt: skip
+_PERIOD_STEMS = {
+    days: frozenset(stem(w) for w, d in _PERIOD_DAYS.items() if d == days)
+    for days in set(_PERIOD_DAYS.values())
+}
 _MANY = {"hundred": 100.0, "thousand": 1000.0, "million": 1e6}
 _TIMES_AFTER = re.compile(r"\s*(?P<op>times two|times 2|x ?2|times three|doubled|halved|tripled)\b")
 _FACTORS = {"twice": 2, "double": 2, "two times": 2, "2 times": 2, "2x": 2, "times two": 2,
