@@ -30,6 +30,7 @@ It never writes a fact on its must-not-share list, and never answers beyond its 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from policies.relevance import Heard, Relevance, default_relevance
@@ -178,13 +179,21 @@ def _follow_ups(view: SeatView, relevance: Relevance) -> list[Heard]:
         for name, text in _named_facts(m.text):
             if name not in own and name not in heard:
                 heard[name] = Heard(m.sender, name, text)
-    holders = {
-        role: ", ".join(
-            [role, *(d.replace("_", " ") for d, who in view.domains.items() if role in who)]
-        )
-        for role in view.others
-    }
+    holders = holder_profiles(view.others, view.domains)
     return relevance.pick(need_parts(view.objective), list(heard.values()), holders)
+
+
+def holder_profiles(roles: Sequence[str], domains: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """What a seat knows of each other role: its name and the domains the shared map gives it.
+
+    Example:
+        >>> holder_profiles(["Actuary"], {"claims_reserving": ["Actuary"], "pricing": ["CFO"]})
+        {'Actuary': 'Actuary, claims reserving'}
+    """
+    return {
+        role: ", ".join([role, *(d.replace("_", " ") for d, who in domains.items() if role in who)])
+        for role in roles
+    }
 
 
 def need_parts(objective: str) -> list[str]:
