@@ -449,3 +449,14 @@ def test_grpo_reads_the_states_of_several_episode_files_or_their_folders(silver,
     one = _states(GRPOScriptArguments(episodes=str(tmp_path / "a" / "episodes.jsonl")), silver)
     both = _states(GRPOScriptArguments(episodes=f"{tmp_path / 'a'},{tmp_path / 'b' / 'episodes.jsonl'}"), silver)  # fmt: skip
     assert one and [s.prompt for s in both] == [s.prompt for s in one] * 2
+
+
+def test_grpo_names_the_episodes_it_cannot_find_before_loading_anything(silver, tmp_path):
+    """A stage run before the one that plays its episodes says which is missing and what to run."""
+    from training.grpo import GRPOScriptArguments, _states
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "episodes.jsonl").write_text("")
+    gone = tmp_path / "round-1"
+    with pytest.raises(ValueError, match=rf"no recorded episodes at {gone}.*run the stage"):
+        _states(GRPOScriptArguments(episodes=f"{tmp_path / 'a'},{gone}"), silver)

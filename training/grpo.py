@@ -210,6 +210,12 @@ def _states(args: GRPOScriptArguments, chosen: list[Any]) -> list[Any]:
         return teacher_states(chosen, **kwargs)
     paths = [Path(p) for p in args.episodes.split(",")]
     files = [p / "episodes.jsonl" if p.is_dir() else p for p in paths]
+    if missing := [str(f) for f in files if not f.is_file()]:
+        raise ValueError(
+            f"episodes: no recorded episodes at {', '.join(missing)}; run the stage that plays "
+            "them first (a DAgger or best-of-K stage: in pipeline-cpu-small.yaml, "
+            "--stage best-of-cpu-small), or leave episodes out to train on the teacher's states"
+        )
     return [s for f in files for s in recorded_states(f, chosen, **kwargs)]
 
 
