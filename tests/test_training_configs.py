@@ -298,3 +298,14 @@ def test_until_ends_the_pipeline_and_later_stages_run_by_name(tmp_path, monkeypa
         pipeline.run(bad, echo=lambda line: None)
     with pytest.raises(ValueError, match="until: no stage 'z'; its stages: a, b, c"):
         pipeline.run(_write(tmp_path, text.replace("until: b", "until: z")), echo=print)
+
+
+@pytest.mark.parametrize("path", ["runs/train/not-yet-trained", "./adapter", "/nowhere/adapter"])
+def test_a_stage_names_the_model_folder_that_is_not_there(path):
+    """A stage run before the one that writes its start says so, rather than asking the Hub."""
+    from trl import ModelConfig
+
+    from training.arguments import base_model
+
+    with pytest.raises(ValueError, match=f"model_name_or_path: nothing at {path}"):
+        base_model(ModelConfig(model_name_or_path=path))

@@ -163,6 +163,18 @@ def lora_rank(model_args: Any) -> int:
 
 
 def _adapter_config(path: str | None) -> Path | None:
-    """The PEFT adapter config of ``path`` when it is an adapter folder, else None."""
-    config = Path(path) / "adapter_config.json" if path is not None else None
-    return config if config is not None and config.is_file() else None
+    """The PEFT adapter config of ``path`` when it is an adapter folder, else None.
+
+    Raises:
+        ValueError: ``path`` is a local path (a Hub id has at most one "/") that does not exist,
+            e.g. the output of a stage that has not run yet.
+    """
+    if path is None:
+        return None
+    if not Path(path).exists() and (path.count("/") > 1 or path.startswith((".", "/"))):
+        raise ValueError(
+            f"model_name_or_path: nothing at {path}; run the stage that writes it first "
+            "(in a pipeline file, the stage whose output_dir it is)"
+        )
+    config = Path(path) / "adapter_config.json"
+    return config if config.is_file() else None
