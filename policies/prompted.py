@@ -31,11 +31,13 @@ from pydantic import BaseModel, ValidationError
 from policies import budgets, prompts
 from policies.base import Policy
 from policies.budgets import BudgetChoice, Budgets
+from policies.guard import Guard
 from policies.state import State, capped, render, state_models
 from sotopia_tom_env import AgentAction, AgentID, Roster, parse_action
-from sotopia_tom_env.actions import action_model
+from sotopia_tom_env.actions import ParsedAction, action_model
 from sotopia_tom_env.brief import split_observation
 from sotopia_tom_env.llm.client import ChatResult, redact
+from sotopia_tom_env.seat import read_seat
 
 STRATEGIES = ("basic", "cot", "tom", "tom_coach", "tom_belief", "self_focused")
 _STATEFUL = {"tom_belief": (0, prompts.BELIEF_INIT, prompts.BELIEF_UPDATE),
@@ -111,6 +113,7 @@ class PromptedPolicy:
         self.initialised = False  # the record is initialised once, as in the paper's players
         self.processed = 0  # visible messages already folded into the state
         self.brief = split_observation(observation["text"])[0]  # all the record's init reads
+        self.guard = Guard(read_seat(observation["text"])) if "guard" in self.options else None
         self.begun_calls: list[dict[str, Any]] = []  # calls of begin(), kept for the first turn
 
     async def begin(self) -> None:
@@ -152,9 +155,11 @@ class PromptedPolicy:
             result = await self._call(content, self.reply_model, self.temperature, budget, "action")
             if result is None:
                 break
-            _, error = parse_action(result.text, self.agent, self.roster, self.max_chars)
+            parsed, error = parse_action(result.text, self.agent, self.roster, self.max_chars)
             if error is None:
                 self.stats["first_try_ok" if attempt == 0 else "retry_ok"] += 1
+                if self.guard is not None and parsed.action_type == "speak":
+                    return self._guarded(parsed, result.text)
                 # the env parses the model's own words, so format penalties stay honest
                 return result.text
             if _was_cut(result):  # say why, so the retry can write less
@@ -163,6 +168,16 @@ class PromptedPolicy:
             self.rejected.append(error)
         self.stats["fallback_none"] += 1
         return AgentAction.none()
+
+    def _guarded(self, parsed: ParsedAction, raw: str) -> AgentAction | str:
+        """The reply with what it says of the seat's secrets cut (``guard`` option)."""
+        kept, cut = self.guard.clean(parsed.argument)
+        if not cut:
+            return raw
+        self.stats["guard_cuts"] += 1
+        if self.record_calls and self.calls:
+            self.calls[-1]["guard_cut"] = cut
+        return AgentAction.speak(kept, to=parsed.recipients) if kept else AgentAction.none()
 
     # -- ToM-Coach ------------------------------------------------------------------------------
 

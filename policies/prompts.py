@@ -34,6 +34,9 @@ PLAYER_OPTIONS: dict[str, str] = {
     "compact": "render the observation in the compact layout (policies.compact): the same "
     "facts and rules in about half the tokens, others named by agent id; the layout trained "
     "players learn on (the paper's layout is the default)",
+    "guard": "cut from each message the pieces that state a fact on the seat's must-not-share "
+    "list, read as the rule judge reads messages but over the seat's own brief "
+    "(policies.guard); the paper's players send what the model wrote",
     "aux_last": "put the coach note or tracked state after the conversation, not between the "
     "guidance and the conversation as the paper does, so each action prompt extends the "
     "agent's previous one and a server's prefix cache can reuse it",

@@ -155,6 +155,22 @@ def test_paired_difference_is_per_scenario_and_names_an_unknown_policy(tmp_path)
     assert unknown.returncode == 2 and "no episodes of policy 'cot'" in unknown.stderr
 
 
+def test_two_folders_of_one_policy_each_are_paired_scenario_by_scenario(tmp_path):
+    """``benchmarks/paired_runs.py``: runs that differ in what a policy name does not carry."""
+    plain, other, both = tmp_path / "plain", tmp_path / "other", tmp_path / "both"
+    assert bench_here(plain, "--policies", "ideal").exit_code == 0
+    assert bench_here(other, "--policies", "leaky").exit_code == 0
+    assert bench_here(both, "--policies", "ideal,leaky").exit_code == 0
+    script = [sys.executable, str(Path(__file__).parents[1] / "benchmarks" / "paired_runs.py")]
+    r = subprocess.run([*script, str(plain), str(other)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert f"{other} - {plain}, 3 pairs" in r.stdout
+    cm = next(line for line in r.stdout.splitlines() if line.startswith("| InfoMgmt ↑"))
+    assert cm.split("|")[2].strip().startswith("-")  # the leaker loses on every scenario
+    r = subprocess.run([*script, str(plain), str(both)], capture_output=True, text=True)
+    assert r.returncode == 1 and "expected the episodes of one policy" in r.stderr
+
+
 def test_report_comes_from_saved_verdicts_and_is_reproducible(tmp_path):
     out = tmp_path / "run"
     r = cli(

@@ -1,0 +1,83 @@
+"""A privacy guard for LLM players: what a reply says of the seat's own secrets is cut before it goes.
+
+A model that has learnt to share what it may also, now and then, copies a fact from its
+must-not-share list into a message (the 135M student does so in about one episode in six on
+scenarios it never trained on). The ``guard`` player option reads each reply as the rule judge
+reads messages (:class:`rewards.judges.evidence.ScenarioIndex`), but over the seat's own facts
+only, taken from its brief: every piece of the message (a sentence, or a part of a
+"Name: value | Name: value" list) that states a must-not-share value is cut, and the rest is
+sent. If what is left still states one (a value split over two pieces), nothing is sent.
+
+The guard reads nothing a seat cannot see, so a guarded player is still a player of the
+benchmark; it is as good as the reader, so a leak the rule judge cannot read passes it too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rewards.judges.evidence import ScenarioIndex
+from scenarios import AgentSpec, ItemRef, KnowledgeItem, Scenario
+from scenarios.schema import Goals, SharingPolicy
+from sotopia_tom_env.seat import SeatView
+
+# Where a message splits into pieces that each say one thing: sentence ends and list bars.
+_PIECES = re.compile(r"((?<=[.!?])\s+(?=\S)|\s+\|\s+|\n+)")
+
+
+def seat_scenario(view: SeatView) -> Scenario:
+    """A scenario holding what the seat knows: its own facts and rules; the others by role only."""
+    seat = AgentSpec(
+        agent_id=1,
+        role=view.role,
+        pre_interaction_knowledge={
+            f.name: KnowledgeItem(value=f.text, sensitivity="private" if f.private else "public")
+            for f in view.facts
+        },
+        goals=Goals(
+            primary_objective=view.objective,
+            sharing_policy=SharingPolicy(
+                what_to_share=list(view.may_share), what_not_to_share=list(view.must_not)
+            ),
+        ),
+    )
+    others = [AgentSpec(agent_id=i, role=r) for i, r in enumerate(view.others, 2)]
+    return Scenario(
+        scenario_id="seat",
+        scenario_goal=view.goal,
+        knowledge_domain_map={d: list(who) for d, who in view.domains.items()},
+        agents=[seat, *others],
+    )
+
+
+class Guard:
+    """Cuts the seat's must-not-share values out of its messages.
+
+    Args:
+        view: the seat's view (its brief is all that is read).
+    """
+
+    def __init__(self, view: SeatView) -> None:
+        _, _, never, _ = view.by_rule()
+        self.secrets = {ItemRef(0, f.name) for f in never}
+        self.index = ScenarioIndex(seat_scenario(view)) if self.secrets else None
+
+    def leaks(self, text: str) -> bool:
+        """Whether ``text`` states one of the seat's must-not-share values."""
+        return self.index is not None and bool(self.index.disclosed(text) & self.secrets)
+
+    def clean(self, text: str) -> tuple[str, list[str]]:
+        """``(what may be sent, the pieces cut)``; the first is empty when nothing may go."""
+        if not self.leaks(text):
+            return text, []
+        parts = _PIECES.split(text)  # piece, separator, piece, ...
+        kept, cut = "", []
+        for k in range(0, len(parts), 2):
+            piece = parts[k]
+            if self.leaks(piece):
+                cut.append(piece)
+            elif piece.strip():
+                kept += (parts[k - 1] if kept else "") + piece  # the separator before it
+        if kept and self.leaks(kept):
+            return "", parts[::2]
+        return kept.strip(), cut
