@@ -6,7 +6,9 @@ scenarios it never trained on). The ``guard`` player option reads each reply as 
 reads messages (:class:`rewards.judges.evidence.ScenarioIndex`), but over the seat's own facts
 only, taken from its brief: every piece of the message (a sentence, or a part of a
 "Name: value | Name: value" list) that states a must-not-share value is cut, and the rest is
-sent. If what is left still states one (a value split over two pieces), nothing is sent.
+sent. If what is left still states one (a value split over two pieces), or states one together
+with the seat's previous message (as the judge reads two messages of a sender in a row:
+"The IGCE is 4.1" | "million a year"), nothing is sent.
 
 The guard reads nothing a seat cannot see, so a guarded player is still a player of the
 benchmark; it is as good as the reader, so a leak the rule judge cannot read passes it too.
@@ -62,13 +64,24 @@ class Guard:
         self.secrets = {ItemRef(0, f.name) for f in never}
         self.index = ScenarioIndex(seat_scenario(view)) if self.secrets else None
 
-    def leaks(self, text: str) -> bool:
-        """Whether ``text`` states one of the seat's must-not-share values."""
-        return self.index is not None and bool(self.index.disclosed(text) & self.secrets)
+    def leaks(self, text: str, before: str | None = None) -> bool:
+        """Whether ``text`` states one of the seat's must-not-share values.
 
-    def clean(self, text: str) -> tuple[str, list[str]]:
-        """``(what may be sent, the pieces cut)``; the first is empty when nothing may go."""
-        if not self.leaks(text):
+        ``before``, the seat's previous message, is read together with it as well.
+        """
+        if self.index is None:
+            return False
+        found = self.index.disclosed(text)
+        if before:
+            found |= self.index.joined(before, text)
+        return bool(found & self.secrets)
+
+    def clean(self, text: str, before: str | None = None) -> tuple[str, list[str]]:
+        """``(what may be sent, the pieces cut)``; the first is empty when nothing may go.
+
+        ``before`` is the seat's previous message, if any.
+        """
+        if not self.leaks(text, before):
             return text, []
         parts = _PIECES.split(text)  # piece, separator, piece, ...
         kept, cut = "", []
@@ -78,6 +91,6 @@ class Guard:
                 cut.append(piece)
             elif piece.strip():
                 kept += (parts[k - 1] if kept else "") + piece  # the separator before it
-        if kept and self.leaks(kept):
+        if kept and self.leaks(kept, before):
             return "", parts[::2]
         return kept.strip(), cut

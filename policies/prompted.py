@@ -159,7 +159,7 @@ class PromptedPolicy:
             if error is None:
                 self.stats["first_try_ok" if attempt == 0 else "retry_ok"] += 1
                 if self.guard is not None and parsed.action_type == "speak":
-                    return self._guarded(parsed, result.text)
+                    return self._guarded(parsed, result.text, observation)
                 # the env parses the model's own words, so format penalties stay honest
                 return result.text
             if _was_cut(result):  # say why, so the retry can write less
@@ -169,9 +169,11 @@ class PromptedPolicy:
         self.stats["fallback_none"] += 1
         return AgentAction.none()
 
-    def _guarded(self, parsed: ParsedAction, raw: str) -> AgentAction | str:
+    def _guarded(self, parsed: ParsedAction, raw: str, observation: str) -> AgentAction | str:
         """The reply with what it says of the seat's secrets cut (``guard`` option)."""
-        kept, cut = self.guard.clean(parsed.argument)
+        view = read_seat(observation)
+        mine = [m.text for m in view.messages if m.sender == view.role]
+        kept, cut = self.guard.clean(parsed.argument, mine[-1] if mine else None)
         if not cut:
             return raw
         self.stats["guard_cuts"] += 1

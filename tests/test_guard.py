@@ -114,3 +114,12 @@ def test_the_guarded_player_sends_what_is_left_and_counts_the_cut(options):
         ]
     else:
         assert "GR-4471" in msg.text and me.stats["guard_cuts"] == 0
+
+
+def test_a_secret_completed_by_the_next_message_is_not_sent():
+    """The judge reads two messages of a sender in a row together; so does the guard."""
+    finance = Guard(seats(TINY)[1][1])  # secret: remaining FY capital budget is $1.35M
+    before = "On capital, what remains for the fiscal year is 1.35"
+    assert not finance.leaks(before) and not finance.leaks("million dollars.")
+    assert finance.clean("million dollars.", before) == ("", ["million dollars."])
+    assert finance.clean("Cost per patient is $182.", before) == ("Cost per patient is $182.", [])
