@@ -10,7 +10,10 @@ it played (every seat in self-play, the tested seat in cross-play):
 * ``asked``: the seat's needed items the rule judge reads it asking for; ``late``: the share of
   those whose first ask came after the item had reached the seat (an ask that informs nobody,
   which the paper's IA still credits and the training reward does not);
-* ``holder``: the share of asks for a needed item sent where its holder reads them.
+* ``holder``: the share of asks for a needed item sent where its holder reads them;
+* ``dm_only``: the share of the seat's public facts it may share that it stated only by direct
+  message, never in public (the rule judge's DA credits a public fact only when every statement
+  of it is public, so this is the part of that loss a public post would not have saved).
 
 It reads what the judge reads (the rule judge's evidence per message), so it says where a
 policy's IA and EFF come from: the transcripts, not the scores.
@@ -29,7 +32,7 @@ from rewards.judges.rule import RuleJudge
 from scenarios import Scenario
 from sotopia_tom_env.transcript import Transcript
 
-COLUMNS = ("seats", "msgs", "questions", "repeats", "left", "asked", "late", "holder")
+COLUMNS = ("seats", "msgs", "questions", "repeats", "left", "asked", "late", "holder", "dm_only")
 
 
 def seat_habits(scenario: Scenario, transcript: Transcript, evidence: list, seat: int) -> dict:
@@ -40,17 +43,23 @@ def seat_habits(scenario: Scenario, transcript: Transcript, evidence: list, seat
     first_ask: dict = {}
     arrived: dict = {}
     aimed = asks = 0
+    channels: dict = defaultdict(set)  # an item the seat stated -> whether each statement was a DM
     for e in evidence:
         m = e.message
         if m.sender != me and m.visible_to(me):
             for ref in e.disclosed:
                 arrived.setdefault(ref, m.step)
         if m.sender == me:
+            for ref in e.disclosed:
+                channels[ref].add(bool(m.recipients))
             for ref in e.requested & set(scenario.resolution.desired[seat]):
                 first_ask.setdefault(ref, m.step)
                 asks += 1
                 aimed += not m.recipients or f"agent_{ref.agent}" in m.recipients
     late = sum(arrived.get(ref, step + 1) < step for ref, step in first_ask.items())
+    facts = scenario.agents[seat].pre_interaction_knowledge
+    public = [r for r in scenario.resolution.share[seat]
+              if r is not None and scenario.resolution.may_share(r) and facts[r.name].sensitivity == "public"]  # fmt: skip
     return {
         "msgs": len(said),
         "questions": sum("?" in t for t in texts),
@@ -60,6 +69,8 @@ def seat_habits(scenario: Scenario, transcript: Transcript, evidence: list, seat
         "late": late,
         "asks": asks,
         "aimed": aimed,
+        "public": len(public),
+        "dm_only": sum(channels.get(r) == {True} for r in public),
     }
 
 
@@ -94,6 +105,7 @@ def _row(rows: list[dict]) -> dict[str, float]:
         "asked": total["asked"] / len(rows),
         "late": total["late"] / max(total["asked"], 1),
         "holder": total["aimed"] / max(total["asks"], 1),
+        "dm_only": total["dm_only"] / max(total["public"], 1),
     }
 
 

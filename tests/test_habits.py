@@ -48,3 +48,18 @@ def test_a_seat_is_counted_from_what_the_judge_reads_in_its_messages(tmp_path):
     assert row["holder"] == pytest.approx(
         2 / 3
     )  # the cost twice to its holder, the rate to agent_1
+
+
+def test_public_facts_sent_only_by_direct_message_are_counted(tmp_path):
+    t = Transcript(scenario_id=TINY.scenario_id, sector=TINY.sector, scenario_goal=TINY.scenario_goal,
+                   roles=[a.role for a in TINY.agents])  # fmt: skip
+    staffing = "Pilot nurse staffing: Monitoring hub needs 6 RN FTEs covering 07:00-23:00"
+    rate = "Heart-failure readmission rate: 30-day readmissions at 21.4% over the last 12 months"
+    t.add_step([("agent_0", ("agent_1",), "speak", staffing)])  # a public fact, by DM only
+    t.add_step([("agent_0", ("agent_2",), "speak", rate)])  # by DM, then ...
+    t.add_step([("agent_0", (), "speak", rate)])  # ... in public as well
+    record = {"policy": "p", "partners": "q", "seat": "agent_0",
+              "scenario": TINY.model_dump(mode="json"), "transcript": t.model_dump(mode="json")}  # fmt: skip
+    (tmp_path / "episodes.jsonl").write_text(json.dumps(record) + "\n")
+    row = habits.habits([tmp_path])[(tmp_path.name, "p", "q")]
+    assert row["dm_only"] == 0.5  # of its two public facts, the staffing never went public
