@@ -339,14 +339,16 @@ def test_real_server_verdicts_parse_within_a_bounded_budget(vllm_server, episode
     """The embedded model fills all four verdicts under a bounded budget.
 
     Complete verdicts of this episode take 6-850 tokens per metric (SmolLM2's tokenizer, short
-    reasoning, indented JSON), hence 1,024. Worst case: 4 metrics x (call + repair) x 1,024
+    reasoning, indented JSON), hence 1,024. On CPU the server's numerics move with how requests
+    are batched, and now and then a verdict runs past its budget and is cut: the judge's second
+    attempt is what it does then. Worst case: 4 metrics x 2 attempts x (call + repair) x 1,024
     tokens, each call cut at 180 s with no client retry; about a minute when idle.
     """
     s, t = episode
     client = vllm_server.client(max_concurrency=4, timeout_s=180, max_retries=0)
     judge = LLMJudge(client, cache=DiskCache(tmp_path), max_tokens=1024, reasoning_chars=16,
-                     max_attempts=1)  # fmt: skip
+                     max_attempts=2)  # fmt: skip
     judgment = asyncio.run(judge.ajudge(s, t))
     assert not judgment.failures, judgment.failures  # every verdict parsed (quality may be poor)
-    assert client.stats.completion_tokens <= 4 * 2 * 1024
+    assert client.stats.completion_tokens <= 4 * 2 * 2 * 1024
     assert score(judgment, s, t.rounds).CM is not None
