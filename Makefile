@@ -58,7 +58,7 @@ train: setup
 # consecutive stages; the same on the paper authors' scenario file when it is there (read in
 # place, never copied; its one scenario the validator refuses is left out). Resumable: rerun
 # to finish; naming more policies plays only the new ones.
-STAGES := trained:runs/train/sft-cpu-small,trained:runs/train/sft-dagger-cpu-small,trained:runs/train/sft-dagger2-cpu-small
+STAGES := trained:runs/train/sft-cpu-small,trained:runs/train/sft-dagger-cpu-small,trained:runs/train/sft-dagger2-cpu-small,trained:runs/train/sft-dagger3-cpu-small
 EVAL_POLICIES := $(STAGES),basic,cot,tom,tom_coach,tom_belief,self_focused,observable,ideal,random
 AUTHORS ?= ../shared/reference-scenarios/rebuttal_ablation_scenarios.json
 evaluate: setup
