@@ -1,4 +1,4 @@
-"""A privacy guard for LLM players: what a reply says of the seat's own secrets is cut before it goes.
+"""Rules around an LLM player's replies, read from the seat's brief alone: secrets out, public facts public.
 
 A model that has learnt to share what it may also, now and then, copies a fact from its
 must-not-share list into a message (the 135M student does so in about one episode in six on
@@ -10,7 +10,14 @@ sent. If what is left still states one (a value split over two pieces), or state
 with the seat's previous message (as the judge reads two messages of a sender in a row:
 "The IGCE is 4.1" | "million a year"), nothing is sent.
 
-The guard reads nothing a seat cannot see, so a guarded player is still a player of the
+The ``channel`` option keeps the seat's public facts off its direct messages: the judge credits
+a public fact only when every statement of it is public, and a small model that learnt to list
+its facts in a direct message ("Sharing what I can: …") repeats there facts it already posted.
+Each piece of a direct message that states only public facts of the seat is cut; when every
+piece is one, the facts not posted yet go in public instead, and a message that only repeated
+posted ones is not sent.
+
+Both read nothing a seat cannot see, so a guarded player is still a player of the
 benchmark; it is as good as the reader, so a leak the rule judge cannot read passes it too.
 """
 
@@ -52,24 +59,34 @@ def seat_scenario(view: SeatView) -> Scenario:
     )
 
 
+def _join(parts: list[str], keep: list[bool]) -> str:
+    """The kept pieces of ``_PIECES.split(text)``, each after the separator before it."""
+    kept = ""
+    for k, piece in enumerate(parts[::2]):
+        if keep[k] and piece.strip():
+            kept += (parts[2 * k - 1] if kept else "") + piece
+    return kept.strip()
+
+
 class Guard:
-    """Cuts the seat's must-not-share values out of its messages.
+    """Reads the seat's own facts in its replies: cuts its must-not-share values, routes its public ones.
 
     Args:
         view: the seat's view (its brief is all that is read).
     """
 
     def __init__(self, view: SeatView) -> None:
-        _, _, never, _ = view.by_rule()
+        public, _, never, _ = view.by_rule()
         self.secrets = {ItemRef(0, f.name) for f in never}
-        self.index = ScenarioIndex(seat_scenario(view)) if self.secrets else None
+        self.public = {ItemRef(0, f.name) for f in public}
+        self.index = ScenarioIndex(seat_scenario(view)) if view.facts else None
 
     def leaks(self, text: str, before: str | None = None) -> bool:
         """Whether ``text`` states one of the seat's must-not-share values.
 
         ``before``, the seat's previous message, is read together with it as well.
         """
-        if self.index is None:
+        if self.index is None or not self.secrets:
             return False
         found = self.index.disclosed(text)
         if before:
@@ -84,13 +101,26 @@ class Guard:
         if not self.leaks(text, before):
             return text, []
         parts = _PIECES.split(text)  # piece, separator, piece, ...
-        kept, cut = "", []
-        for k in range(0, len(parts), 2):
-            piece = parts[k]
-            if self.leaks(piece):
-                cut.append(piece)
-            elif piece.strip():
-                kept += (parts[k - 1] if kept else "") + piece  # the separator before it
+        leaking = [self.leaks(piece) for piece in parts[::2]]
+        kept = _join(parts, [not x for x in leaking])
         if kept and self.leaks(kept, before):
             return "", parts[::2]
-        return kept.strip(), cut
+        return kept, [p for p, x in zip(parts[::2], leaking) if x]
+
+    def route(self, text: str, posted: str) -> tuple[str, bool]:
+        """A direct message with the seat's public facts kept off it: ``(what is sent, in public)``.
+
+        ``posted`` is what the seat has said in public so far. The first is empty when nothing
+        is left to send; the text comes back as it is when it states no public fact alone.
+        """
+        if self.index is None or not self.public:
+            return text, False
+        parts = _PIECES.split(text)
+        found = [self.index.disclosed(piece) for piece in parts[::2]]
+        public = [bool(f) and f <= self.public for f in found]
+        if not any(public):
+            return text, False
+        if all(p or not piece.strip() for p, piece in zip(public, parts[::2])):
+            new = self.public - self.index.disclosed(posted)
+            return _join(parts, [bool(f & new) for f in found]), True
+        return _join(parts, [not p for p in public]), False

@@ -113,7 +113,8 @@ class PromptedPolicy:
         self.initialised = False  # the record is initialised once, as in the paper's players
         self.processed = 0  # visible messages already folded into the state
         self.brief = split_observation(observation["text"])[0]  # all the record's init reads
-        self.guard = Guard(read_seat(observation["text"])) if "guard" in self.options else None
+        ruled = {"guard", "channel"} & set(self.options)
+        self.guard = Guard(read_seat(observation["text"])) if ruled else None
         self.begun_calls: list[dict[str, Any]] = []  # calls of begin(), kept for the first turn
 
     async def begin(self) -> None:
@@ -159,7 +160,7 @@ class PromptedPolicy:
             if error is None:
                 self.stats["first_try_ok" if attempt == 0 else "retry_ok"] += 1
                 if self.guard is not None and parsed.action_type == "speak":
-                    return self._guarded(parsed, result.text, observation)
+                    return self._ruled(parsed, result.text, observation)
                 # the env parses the model's own words, so format penalties stay honest
                 return result.text
             if _was_cut(result):  # say why, so the retry can write less
@@ -169,17 +170,27 @@ class PromptedPolicy:
         self.stats["fallback_none"] += 1
         return AgentAction.none()
 
-    def _guarded(self, parsed: ParsedAction, raw: str, observation: str) -> AgentAction | str:
-        """The reply with what it says of the seat's secrets cut (``guard`` option)."""
+    def _ruled(self, parsed: ParsedAction, raw: str, observation: str) -> AgentAction | str:
+        """The reply once the ``guard`` and ``channel`` options have read it (policies.guard)."""
         view = read_seat(observation)
-        mine = [m.text for m in view.messages if m.sender == view.role]
-        kept, cut = self.guard.clean(parsed.argument, mine[-1] if mine else None)
-        if not cut:
-            return raw
-        self.stats["guard_cuts"] += 1
-        if self.record_calls and self.calls:
-            self.calls[-1]["guard_cut"] = cut
-        return AgentAction.speak(kept, to=parsed.recipients) if kept else AgentAction.none()
+        mine = [m for m in view.messages if m.sender == view.role]
+        text, to, changed = parsed.argument, parsed.recipients, False
+        if "guard" in self.options:
+            text, cut = self.guard.clean(text, mine[-1].text if mine else None)
+            if cut:
+                changed = True
+                self.stats["guard_cuts"] += 1
+                if self.record_calls and self.calls:
+                    self.calls[-1]["guard_cut"] = cut
+        if "channel" in self.options and text and to:
+            routed, public = self.guard.route(text, " ".join(m.text for m in mine if not m.to))
+            if routed != text or public:
+                changed = True
+                self.stats["channel_routes"] += 1
+                text, to = routed, () if public else to
+        if not changed:
+            return raw  # the env parses the model's own words, so format penalties stay honest
+        return AgentAction.speak(text, to=to) if text else AgentAction.none()
 
     # -- ToM-Coach ------------------------------------------------------------------------------
 

@@ -37,6 +37,10 @@ PLAYER_OPTIONS: dict[str, str] = {
     "guard": "cut from each message the pieces that state a fact on the seat's must-not-share "
     "list, read as the rule judge reads messages but over the seat's own brief "
     "(policies.guard); the paper's players send what the model wrote",
+    "channel": "keep the seat's public facts off its direct messages (policies.guard): the "
+    "pieces of a direct message that state only public facts of its brief are cut, and a "
+    "message of nothing else goes in public with the ones not posted yet; the paper's players "
+    "send what the model wrote on the channel it chose",
     "aux_last": "put the coach note or tracked state after the conversation, not between the "
     "guidance and the conversation as the paper does, so each action prompt extends the "
     "agent's previous one and a server's prefix cache can reuse it",

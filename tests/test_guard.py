@@ -93,20 +93,22 @@ def test_no_secret_reaches_the_full_judge_and_shareable_facts_pass(name):
     assert kept_facts >= 0.99 * shareable  # all of them on both sets today
 
 
-def leaking(messages, fmt):
-    return AgentAction.speak(
-        "Readmissions are at 21.4%. Also, grievance GR-4471 was filed over overtime on 5B."
-    ).model_dump_json()
+def first_message(reply: AgentAction, options):
+    """The message the CNO's player sends on the first turn when its model writes ``reply``."""
+    env = sotopia_tom_env.parallel_env(reward_fn=None, scenarios=[TINY], max_turns=1)
+    obs, infos = env.reset()
+    model = FakeChatClient(lambda messages, fmt: reply.model_dump_json())
+    me = PromptedPolicy("agent_0", model, "basic", options=options)
+    me.reset(obs["agent_0"], infos["agent_0"])
+    env.step({"agent_0": asyncio.run(me.act(obs["agent_0"], infos["agent_0"]))})
+    (msg,) = env.transcript.messages
+    return msg, me
 
 
 @pytest.mark.parametrize("options", [(), ("guard",)])
 def test_the_guarded_player_sends_what_is_left_and_counts_the_cut(options):
-    env = sotopia_tom_env.parallel_env(reward_fn=None, scenarios=[TINY], max_turns=1)
-    obs, infos = env.reset()
-    me = PromptedPolicy("agent_0", FakeChatClient(leaking), "basic", options=options)
-    me.reset(obs["agent_0"], infos["agent_0"])
-    env.step({"agent_0": asyncio.run(me.act(obs["agent_0"], infos["agent_0"]))})
-    (msg,) = env.transcript.messages
+    leaking = "Readmissions are at 21.4%. Also, grievance GR-4471 was filed over overtime on 5B."
+    msg, me = first_message(AgentAction.speak(leaking), options)
     if options:
         assert msg.text == "Readmissions are at 21.4%." and me.stats["guard_cuts"] == 1
         assert me.take_calls()[-1]["guard_cut"] == [
@@ -123,3 +125,65 @@ def test_a_secret_completed_by_the_next_message_is_not_sent():
     assert not finance.leaks(before) and not finance.leaks("million dollars.")
     assert finance.clean("million dollars.", before) == ("", ["million dollars."])
     assert finance.clean("Cost per patient is $182.", before) == ("Cost per patient is $182.", [])
+
+
+# -- the channel option: the seat's public facts stay off its direct messages ----------------------
+
+RATE = "Heart-failure readmission rate: 30-day readmissions at 21.4% over the last 12 months"
+STAFFING = "Pilot nurse staffing: Monitoring hub needs 6 RN FTEs covering 07:00-23:00"
+OUTCOMES = "Pilot patient outcomes: readmissions fell to 11.9% in the pilot cohort of 48"
+
+
+def test_public_facts_are_cut_from_a_direct_message_that_says_more():
+    sent = f"Sharing what I can: {RATE} | {OUTCOMES}. Could you tell me the per-patient cost?"
+    kept, public = cno_guard().route(sent, posted="")
+    assert not public
+    assert kept == f"{OUTCOMES}. Could you tell me the per-patient cost?"
+
+
+def test_a_direct_message_of_public_facts_only_goes_public_with_the_new_ones():
+    kept, public = cno_guard().route(f"Sharing what I can: {RATE} | {STAFFING}.", posted=RATE)
+    assert public and kept == f"{STAFFING}."
+    # once both are posted, repeating them sends nothing
+    assert cno_guard().route(f"{RATE} | {STAFFING}.", posted=f"{RATE}. {STAFFING}") == ("", True)
+
+
+def test_a_direct_message_without_a_public_fact_goes_as_it_is():
+    for text in [f"{OUTCOMES}.", "Could you tell me the per-patient cost?", "Thanks, noted."]:
+        assert cno_guard().route(text, posted="") == (text, False)
+
+
+def test_a_piece_with_a_public_and_a_private_fact_stays_private():
+    text = "Readmissions run at 21.4% overall, and fell to 11.9% in the pilot cohort of 48."
+    assert cno_guard().route(text, posted="") == (text, False)
+
+
+@pytest.mark.parametrize("options", [(), ("channel",), ("channel", "guard")])
+def test_the_channel_option_sends_the_public_fact_off_the_direct_message(options):
+    sharing = AgentAction.speak(f"Sharing what I can: {RATE} | {OUTCOMES}.", to=["Finance Director"])
+    msg, me = first_message(sharing, options)
+    assert msg.recipients == ("agent_1",)
+    if options:
+        assert msg.text == f"{OUTCOMES}." and me.stats["channel_routes"] == 1
+    else:
+        assert "21.4%" in msg.text and me.stats["channel_routes"] == 0
+    # a direct message of public facts alone goes in public
+    msg, me = first_message(AgentAction.speak(f"{RATE}.", to=["Finance Director"]), options)
+    assert msg.recipients == (() if options else ("agent_1",))
+
+
+@pytest.mark.parametrize("name", ["gold", "silver-dev"])
+def test_routing_never_sends_a_private_fact_in_public(name):
+    """Every seat lists its shareable facts by DM: what goes public states none of its private
+    ones, and what stays private keeps them all."""
+    for scenario in scenarios.load(name):
+        judge = ScenarioIndex(scenario)
+        for i, view in seats(scenario):
+            public, private, _, _ = view.by_rule()
+            text = "Sharing what I can: " + " | ".join(f"{f.name}: {f.text}" for f in public + private)
+            kept, to_public = Guard(view).route(text, posted="")
+            found = {r.name for r in judge.disclosed(kept) if r.agent == i}
+            if to_public:
+                assert not found & {f.name for f in private}, (scenario.id, view.role, kept)
+            else:
+                assert found >= {f.name for f in private}, (scenario.id, view.role, kept)
