@@ -13,9 +13,9 @@ with the seat's previous message (as the judge reads two messages of a sender in
 The ``channel`` option keeps the seat's public facts off its direct messages: the judge credits
 a public fact only when every statement of it is public, and a small model that learnt to list
 its facts in a direct message ("Sharing what I can: …") repeats there facts it already posted.
-Each piece of a direct message that states only public facts of the seat is cut; when every
-piece is one, the facts not posted yet go in public instead, and a message that only repeated
-posted ones is not sent.
+Each piece of a direct message that states only public facts the seat has already posted is
+cut; when every piece states only public facts, the ones not posted yet go in public instead,
+and a message that only repeated posted ones is not sent.
 
 Both read nothing a seat cannot see, so a guarded player is still a player of the
 benchmark; it is as good as the reader, so a leak the rule judge cannot read passes it too.
@@ -111,7 +111,8 @@ class Guard:
         """A direct message with the seat's public facts kept off it: ``(what is sent, in public)``.
 
         ``posted`` is what the seat has said in public so far. The first is empty when nothing
-        is left to send; the text comes back as it is when it states no public fact alone.
+        is left to send; the text comes back as it is when no piece of it states public facts
+        alone.
         """
         if self.index is None or not self.public:
             return text, False
@@ -120,7 +121,9 @@ class Guard:
         public = [bool(f) and f <= self.public for f in found]
         if not any(public):
             return text, False
+        done = self.index.disclosed(posted) & self.public
         if all(p or not piece.strip() for p, piece in zip(public, parts[::2])):
-            new = self.public - self.index.disclosed(posted)
-            return _join(parts, [bool(f & new) for f in found]), True
-        return _join(parts, [not p for p in public]), False
+            return _join(parts, [bool(f - done) for f in found]), True
+        # It says more: the public facts it posted already are cut (everyone read them there);
+        # one not posted yet stays, since cutting it would keep it from its readers.
+        return _join(parts, [not (p and f <= done) for p, f in zip(public, found)]), False

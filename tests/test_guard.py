@@ -134,11 +134,13 @@ STAFFING = "Pilot nurse staffing: Monitoring hub needs 6 RN FTEs covering 07:00-
 OUTCOMES = "Pilot patient outcomes: readmissions fell to 11.9% in the pilot cohort of 48"
 
 
-def test_public_facts_are_cut_from_a_direct_message_that_says_more():
+def test_posted_public_facts_are_cut_from_a_direct_message_that_says_more():
     sent = f"Sharing what I can: {RATE} | {OUTCOMES}. Could you tell me the per-patient cost?"
-    kept, public = cno_guard().route(sent, posted="")
+    kept, public = cno_guard().route(sent, posted=f"Sharing what I can: {RATE}.")
     assert not public
     assert kept == f"{OUTCOMES}. Could you tell me the per-patient cost?"
+    # not posted yet: it stays, rather than reach nobody
+    assert cno_guard().route(sent, posted="") == (sent, False)
 
 
 def test_a_direct_message_of_public_facts_only_goes_public_with_the_new_ones():
@@ -159,17 +161,16 @@ def test_a_piece_with_a_public_and_a_private_fact_stays_private():
 
 
 @pytest.mark.parametrize("options", [(), ("channel",), ("channel", "guard")])
-def test_the_channel_option_sends_the_public_fact_off_the_direct_message(options):
-    sharing = AgentAction.speak(f"Sharing what I can: {RATE} | {OUTCOMES}.", to=["Finance Director"])
-    msg, me = first_message(sharing, options)
-    assert msg.recipients == ("agent_1",)
-    if options:
-        assert msg.text == f"{OUTCOMES}." and me.stats["channel_routes"] == 1
-    else:
-        assert "21.4%" in msg.text and me.stats["channel_routes"] == 0
-    # a direct message of public facts alone goes in public
+def test_the_channel_option_posts_a_direct_message_of_public_facts_in_public(options):
     msg, me = first_message(AgentAction.speak(f"{RATE}.", to=["Finance Director"]), options)
+    assert msg.text == f"{RATE}."
     assert msg.recipients == (() if options else ("agent_1",))
+    assert me.stats["channel_routes"] == (1 if options else 0)
+    # with a private fact beside it, nothing posted yet: it goes as the model wrote it
+    sharing = AgentAction.speak(f"{RATE} | {OUTCOMES}.", to=["Finance Director"])
+    msg, me = first_message(sharing, options)
+    assert msg.recipients == ("agent_1",) and msg.text == f"{RATE} | {OUTCOMES}."
+    assert me.stats["channel_routes"] == 0
 
 
 @pytest.mark.parametrize("name", ["gold", "silver-dev"])
