@@ -105,7 +105,7 @@ class Guard:
         kept = _join(parts, [not x for x in leaking])
         if kept and self.leaks(kept, before):
             return "", parts[::2]
-        return kept, [p for p, x in zip(parts[::2], leaking) if x]
+        return kept, [p for p, x in zip(parts[::2], leaking, strict=True) if x]
 
     def route(self, text: str, posted: str) -> tuple[str, bool]:
         """A direct message with the seat's public facts kept off it: ``(what is sent, in public)``.
@@ -122,8 +122,10 @@ class Guard:
         if not any(public):
             return text, False
         done = self.index.disclosed(posted) & self.public
-        if all(p or not piece.strip() for p, piece in zip(public, parts[::2])):
+        if all(p or not piece.strip() for p, piece in zip(public, parts[::2], strict=True)):
             return _join(parts, [bool(f - done) for f in found]), True
         # It says more: the public facts it posted already are cut (everyone read them there);
         # one not posted yet stays, since cutting it would keep it from its readers.
-        return _join(parts, [not (p and f <= done) for p, f in zip(public, found)]), False
+        return _join(
+            parts, [not (p and f <= done) for p, f in zip(public, found, strict=True)]
+        ), False

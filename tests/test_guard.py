@@ -181,7 +181,9 @@ def test_routing_never_sends_a_private_fact_in_public(name):
         judge = ScenarioIndex(scenario)
         for i, view in seats(scenario):
             public, private, _, _ = view.by_rule()
-            text = "Sharing what I can: " + " | ".join(f"{f.name}: {f.text}" for f in public + private)
+            text = "Sharing what I can: " + " | ".join(
+                f"{f.name}: {f.text}" for f in public + private
+            )
             kept, to_public = Guard(view).route(text, posted="")
             found = {r.name for r in judge.disclosed(kept) if r.agent == i}
             if to_public:
