@@ -190,3 +190,17 @@ def test_routing_never_sends_a_private_fact_in_public(name):
                 assert not found & {f.name for f in private}, (scenario.id, view.role, kept)
             else:
                 assert found >= {f.name for f in private}, (scenario.id, view.role, kept)
+
+
+@pytest.mark.parametrize(
+    "repeat",
+    [
+        "Readmissions: **21.4%** over the last 12 months",  # bold inside the value
+        "30-day readmissions run at 21.4 percent (12-month window)",  # other words, unit spelled
+        "- HF readmission rate — 21.4% / 12 mo",  # a bullet, a dash, abbreviations
+    ],
+)
+def test_a_posted_public_fact_repeated_in_another_style_is_cut(repeat):
+    sent = f"{repeat}\n{OUTCOMES}."
+    kept, public = cno_guard().route(sent, posted=f"Sharing what I can: {RATE}.")
+    assert (kept, public) == (f"{OUTCOMES}.", False)
